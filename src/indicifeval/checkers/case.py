@@ -1,0 +1,44 @@
+"""change_case:* — capital words, all capitals, all lower case (English answers)."""
+
+from __future__ import annotations
+
+from indicifeval.checkers.registry import Param, checker, counted, int_default, relation_default
+from indicifeval.checkers.rules import Rules, TextView
+from indicifeval.text.words import words
+
+
+@checker(
+    "change_case:capital_word_frequency",
+    Param("capital_frequency", "int", paper_default=int_default("capital_frequency", 1, 20)),
+    Param("capital_relation", "relation", paper_default=relation_default("capital_relation")),
+)
+def capital_word_frequency(view: TextView, args: dict, rules: Rules):
+    if rules.indic_fixed:
+        tokens = words(view.text)
+    else:
+        from indicifeval.text.punkt_en import word_tokenize_en
+
+        tokens = word_tokenize_en(view.text)
+    n = sum(1 for t in tokens if t.isupper())
+    return counted(n, "all-capital words", args["capital_relation"], args["capital_frequency"])
+
+
+def _english_case(view: TextView, rules: Rules, cased: bool, what: str):
+    if not cased:
+        return False, f"not all {what}"
+    lang = view.language
+    if lang is None:
+        if rules.undetectable_passes:
+            return True, f"all {what}; language undetectable (counted as followed)"
+        return False, f"all {what}, but language undetectable"
+    return lang == "en", f"all {what}; detected {lang}, needed en"
+
+
+@checker("change_case:english_capital")
+def english_capital(view: TextView, args: dict, rules: Rules):
+    return _english_case(view, rules, view.text.isupper(), "capitals")
+
+
+@checker("change_case:english_lowercase")
+def english_lowercase(view: TextView, args: dict, rules: Rules):
+    return _english_case(view, rules, view.text.islower(), "lower case")

@@ -1,0 +1,115 @@
+"""detectable_format:* — bullets, fixed answers, highlights, sections, JSON, titles."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+import regex
+
+from indicifeval.checkers.registry import Param, checker, int_default
+from indicifeval.checkers.rules import Rules, TextView
+from indicifeval.text.normalize import match_key
+
+_STAR_BULLET = re.compile(r"^\s*\*[^\*].*$", re.MULTILINE)
+_DASH_BULLET = re.compile(r"^\s*-.*$", re.MULTILINE)
+_DOT_BULLET = re.compile(r"^\s*•.*$", re.MULTILINE)
+
+
+@checker(
+    "detectable_format:number_bullet_lists",
+    Param("num_bullets", "int", paper_default=int_default("num_bullets", 1, 5)),
+)
+def number_bullet_lists(view: TextView, args: dict, rules: Rules):
+    n = len(_STAR_BULLET.findall(view.text)) + len(_DASH_BULLET.findall(view.text))
+    if rules.indic_fixed:
+        n += len(_DOT_BULLET.findall(view.text))
+    return n == args["num_bullets"], f"{n} bullet points, needed exactly {args['num_bullets']}"
+
+
+@checker("detectable_format:constrained_response")
+def constrained_response(view: TextView, args: dict, rules: Rules):
+    options = rules.constrained_responses
+    if rules.indic_fixed:
+        text = " ".join(view.matchable.split())
+        hit = next((o for o in options if " ".join(match_key(o).split()) in text), None)
+    else:
+        stripped = view.text.strip()
+        hit = next((o for o in options if o in stripped), None)
+    if hit is None:
+        return False, "none of the allowed answers: " + " / ".join(options)
+    return True, f"contains {hit!r}"
+
+
+_SINGLE_HIGHLIGHT = re.compile(r"\*[^\n\*]*\*")
+_DOUBLE_HIGHLIGHT = re.compile(r"\*\*[^\n\*]*\*\*")
+
+
+@checker(
+    "detectable_format:number_highlighted_sections",
+    Param("num_highlights", "int", paper_default=int_default("num_highlights", 1, 4)),
+)
+def number_highlighted_sections(view: TextView, args: dict, rules: Rules):
+    n = sum(1 for h in _SINGLE_HIGHLIGHT.findall(view.text) if h.strip("*").strip())
+    n += sum(1 for h in _DOUBLE_HIGHLIGHT.findall(view.text) if h[2:-2].strip())
+    return n >= args["num_highlights"], f"{n} highlighted sections, needed at least {args['num_highlights']}"
+
+
+@lru_cache(maxsize=1024)
+def _section_pattern(splitter: str, mode: str) -> re.Pattern | regex.Pattern:
+    if mode == "raw":
+        try:
+            return re.compile(r"\s?" + splitter + r"\s?\d+\s?")
+        except re.error:
+            mode = "escaped"
+    if mode == "escaped":
+        return re.compile(r"\s?" + re.escape(splitter) + r"\s?\d+\s?")
+    # fixed Indic: the splitter at a line start (after markdown), then a number in any script
+    return regex.compile(r"^[ \t#*_>]*" + regex.escape(splitter) + r"[ \t]*\p{Nd}+", regex.MULTILINE)
+
+
+@checker(
+    "detectable_format:multiple_sections",
+    Param("section_spliter", "str", paper_default=lambda d, p: d.choice("section_spliter", p.default_section_splitters)),
+    Param("num_sections", "int", paper_default=int_default("num_sections", 1, 5)),
+)
+def multiple_sections(view: TextView, args: dict, rules: Rules):
+    splitter = args["section_spliter"]
+    if rules.indic_fixed:
+        n = len(_section_pattern(splitter, "line").findall(view.text)) if splitter else 0
+    else:
+        n = len(_section_pattern(splitter, "raw" if rules.paper else "escaped").split(view.text)) - 1
+    needed = args["num_sections"]
+    return n >= needed, f"{n} sections marked {splitter!r} + number, needed at least {needed}"
+
+
+@checker("detectable_format:json_format")
+def json_format(view: TextView, args: dict, rules: Rules):
+    value = (
+        view.text.strip()
+        .removeprefix("```json")
+        .removeprefix("```Json")
+        .removeprefix("```JSON")
+        .removeprefix("```")
+        .removesuffix("```")
+        .strip()
+    )
+    try:
+        json.loads(value)
+    except ValueError as exc:
+        return False, f"not valid JSON ({exc.__class__.__name__}: {str(exc)[:60]})"
+    except RecursionError:
+        return False, "not valid JSON (nested too deeply)"
+    return True, "valid JSON"
+
+
+_TITLE = re.compile(r"<<[^\n]+>>")
+
+
+@checker("detectable_format:title")
+def title(view: TextView, args: dict, rules: Rules):
+    for t in _TITLE.findall(view.text):
+        if t.lstrip("<").rstrip(">").strip():
+            return True, f"title {t[:60]!r}"
+    return False, "no <<title>>"

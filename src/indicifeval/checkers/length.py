@@ -1,0 +1,111 @@
+"""length_constraints:* — sentences, paragraphs, words, first word of a paragraph."""
+
+from __future__ import annotations
+
+import re
+
+from indicifeval.checkers.registry import Param, checker, counted, int_default, relation_default
+from indicifeval.checkers.rules import Draw, Rules, TextView
+from indicifeval.text.normalize import match_key
+from indicifeval.text.paragraphs import leading_words
+
+
+@checker(
+    "length_constraints:number_sentences",
+    Param("num_sentences", "int", paper_default=int_default("num_sentences", 1, 20)),
+    Param("relation", "relation", paper_default=relation_default("relation")),
+)
+def number_sentences(view: TextView, args: dict, rules: Rules):
+    return counted(view.sentence_count, "sentences", args["relation"], args["num_sentences"])
+
+
+@checker(
+    "length_constraints:number_words",
+    Param("num_words", "int", paper_default=int_default("num_words", 100, 500)),
+    Param("relation", "relation", paper_default=relation_default("relation")),
+)
+def number_words(view: TextView, args: dict, rules: Rules):
+    return counted(view.word_count, "words", args["relation"], args["num_words"])
+
+
+_DIVIDER = re.compile(r"\s?\*\*\*\s?")
+
+
+@checker(
+    "length_constraints:number_paragraphs",
+    Param("num_paragraphs", "int", paper_default=int_default("num_paragraphs", 1, 5)),
+)
+def number_paragraphs(view: TextView, args: dict, rules: Rules):
+    # Paragraphs are separated by the markdown divider ***, as every prompt of this id says.
+    pieces = _DIVIDER.split(view.text)
+    count = len(pieces)
+    for i, piece in enumerate(pieces):
+        if not piece.strip():
+            if i in (0, len(pieces) - 1):
+                count -= 1
+            else:
+                return False, f"empty paragraph between dividers (piece {i + 1})"
+    return count == args["num_paragraphs"], f"{count} ***-separated paragraphs, needed {args['num_paragraphs']}"
+
+
+def _nth_fixup(args: dict, draw: Draw, rules: Rules) -> dict:
+    num = args["num_paragraphs"]
+    nth = args.get("nth_paragraph")
+    if nth is None or nth <= 0 or nth > num:
+        nth = draw.randint("nth_paragraph", 1, num + 1)
+    return {**args, "nth_paragraph": nth, "first_word": args["first_word"].lower()}
+
+
+_PAPER_STRIP = frozenset(".,?!'\"")
+
+
+@checker(
+    "length_constraints:nth_paragraph_first_word",
+    Param("num_paragraphs", "int", required=False, paper_default=int_default("num_paragraphs", 1, 5)),
+    Param("nth_paragraph", "int"),
+    Param("first_word", "str", paper_default=lambda draw, p: draw.choice("first_word", p.default_keywords)),
+    paper_fixup=_nth_fixup,
+)
+def nth_paragraph_first_word(view: TextView, args: dict, rules: Rules):
+    if rules.paper or rules.ifeval:
+        return _nth_first_word_reference(view, args, rules)
+    paras = view.paragraphs
+    nth, wanted = args["nth_paragraph"], args["first_word"]
+    num = args.get("num_paragraphs")
+    if num is not None and len(paras) != num:
+        return False, f"{len(paras)} paragraphs, needed {num}"
+    if nth < 1 or nth > len(paras):
+        return False, f"no paragraph {nth} ({len(paras)} paragraphs)"
+    wanted_words = [match_key(w) for w in wanted.split()]
+    got = leading_words(paras[nth - 1], len(wanted_words))
+    shown = " ".join(got) or "nothing"
+    return got == wanted_words, f"paragraph {nth} starts with {shown!r}, needed {wanted!r}"
+
+
+def _nth_first_word_reference(view: TextView, args: dict, rules: Rules):
+    """IFEval's check; the authors' Ground copy ignores the paragraph count and (except for
+    or/pa) also stops the word at '*'."""
+    pieces = view.text.split("\n\n")
+    count = sum(1 for p in pieces if p.strip())
+    nth, wanted, num = args["nth_paragraph"], args["first_word"], args["num_paragraphs"]
+    if nth > count:
+        return False, f"no paragraph {nth} ({count} paragraphs)"
+    paragraph = pieces[nth - 1].strip()
+    if not paragraph:
+        return False, f"paragraph {nth} is blank"
+    stops = _PAPER_STRIP
+    ground = rules.paper and not rules.ifeval and rules.subset == "ground"
+    if ground and rules.profile.paper and rules.profile.paper.ground_first_word_strips_star:
+        stops = stops | {"*"}
+    word = paragraph.split()[0].strip().lstrip("'").lstrip('"')
+    first = ""
+    for ch in word:
+        if ch in stops:
+            break
+        first += ch.lower()
+    same = first == wanted
+    if ground:
+        return same, f"paragraph {nth} starts with {first!r}, needed {wanted!r}"
+    if num is not None and count != num:
+        return False, f"{count} paragraphs, needed {num}; paragraph {nth} starts with {first!r}"
+    return same, f"paragraph {nth} starts with {first!r}, needed {wanted!r}"

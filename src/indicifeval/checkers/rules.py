@@ -1,0 +1,205 @@
+"""What "a sentence", "a word", "contains the keyword" mean for one (language, subset, mode).
+
+Checkers are written once and ask a ``Rules`` object; the language profile and the scoring
+mode decide the answer. ``TextView`` caches each answer per text, so a response is segmented
+once per loose variant however many instructions ask.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from enum import Enum
+from functools import lru_cache
+from typing import Any, Callable, Literal
+
+from indicifeval.languages import LanguageProfile, get_profile
+from indicifeval.text import keywords as kw
+from indicifeval.text import sentences, words
+from indicifeval.text.langdetect_compat import NoFeatures, detect
+from indicifeval.text.langid import identify_language
+from indicifeval.text.normalize import match_key, nfc
+from indicifeval.text.paragraphs import paragraphs
+
+Subset = Literal["trans", "ground"]
+SUBSETS: tuple[str, ...] = ("trans", "ground")
+
+
+class ScoringMode(str, Enum):
+    FIXED = "fixed"  # corrected semantics (default)
+    PAPER = "paper"  # the authors' published checkers, made deterministic
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class TextView:
+    """One candidate response text plus lazily computed, cached facts about it."""
+
+    __slots__ = ("text", "rules", "_cache")
+
+    def __init__(self, text: str, rules: Rules):
+        self.text = text
+        self.rules = rules
+        self._cache: dict[str, Any] = {}
+
+    def _get(self, name: str, fn: Callable[[str], Any]) -> Any:
+        try:
+            return self._cache[name]
+        except KeyError:
+            value = self._cache[name] = fn(self.text)
+            return value
+
+    @property
+    def sentence_count(self) -> int:
+        return self._get("sentences", self.rules.count_sentences)
+
+    @property
+    def word_count(self) -> int:
+        return self._get("words", self.rules.count_words)
+
+    @property
+    def matchable(self) -> str:
+        """NFC, case-folded, joiners removed: the form keywords are matched against."""
+        return self._get("matchable", match_key)
+
+    @property
+    def lower(self) -> str:
+        return self._get("lower", str.lower)
+
+    @property
+    def language(self) -> str | None:
+        return self._get("language", self.rules.identify)
+
+    @property
+    def paragraphs(self) -> list[str]:
+        return self._get("paragraphs", paragraphs)
+
+
+class Draw:
+    """The deterministic stand-in for the authors' unseeded ``random`` calls: each value is
+    drawn from a generator seeded with the row key, instruction index and argument name, so
+    the same row always gets the same value, in strict and loose alike."""
+
+    def __init__(self, key: Any, index: int):
+        self._prefix = f"{key}|{index}|"
+
+    def _rng(self, name: str) -> random.Random:
+        return random.Random(self._prefix + name)
+
+    def choice(self, name: str, options):
+        return self._rng(name).choice(list(options))
+
+    def randint(self, name: str, lo: int, hi: int) -> int:
+        return self._rng(name).randint(lo, hi)
+
+    def sample(self, name: str, options, k: int) -> list:
+        options = list(options)
+        return self._rng(name).sample(options, min(k, len(options)))
+
+
+class Rules:
+    """Text semantics for one language profile, subset and scoring mode."""
+
+    def __init__(self, profile: LanguageProfile, subset: str, mode: ScoringMode):
+        self.profile = profile
+        self.subset = subset
+        self.mode = ScoringMode(mode)
+        self.paper = self.mode is ScoringMode.PAPER
+        self.ifeval = profile.text_rules == "ifeval"  # English: IFEval's own rules, both modes
+        self.indic_paper = self.paper and not self.ifeval
+        self.indic_fixed = not self.paper and not self.ifeval
+        quirks = profile.paper
+        self._tokenizer = quirks.word_tokenizer if quirks else "indic"
+
+    def __repr__(self) -> str:
+        return f"Rules({self.profile.code}, {self.subset}, {self.mode})"
+
+    # -- segmentation -------------------------------------------------------------------------
+    def count_sentences(self, text: str) -> int:
+        if self.ifeval:
+            from indicifeval.text.punkt_en import count_sentences_en
+
+            return count_sentences_en(text)
+        if self.paper:
+            return sentences.count_sentences_paper(text)
+        return sentences.count_sentences(nfc(text), self.profile.sentence_terminators, self.profile.abbreviations)
+
+    def count_words(self, text: str) -> int:
+        if self.ifeval:
+            return words.count_words_ifeval(text)
+        if self.paper:
+            return words.count_words_paper(text, self._tokenizer)
+        return words.count_words(text)
+
+    # -- keywords -----------------------------------------------------------------------------
+    def keyword_count(self, view: TextView, keyword: str) -> int:
+        if self.indic_fixed:
+            return kw.count_keyword(view.matchable, keyword)
+        return len(_ifeval_regex(keyword, self.paper).findall(view.text))
+
+    def keyword_present(self, view: TextView, keyword: str) -> bool:
+        if self.indic_fixed:
+            return kw.has_keyword(view.matchable, keyword)
+        return _ifeval_regex(keyword, self.paper).search(view.text) is not None
+
+    def forbidden_present(self, view: TextView, word: str) -> bool:
+        if self.indic_fixed:
+            return kw.has_keyword(view.matchable, word)
+        return _ifeval_bounded_regex(word, self.paper).search(view.text) is not None
+
+    # -- language ID --------------------------------------------------------------------------
+    def identify(self, text: str) -> str | None:
+        """Detected language; ``None`` when nothing can be judged."""
+        if self.indic_fixed:
+            return identify_language(text)
+        try:
+            return detect(text)
+        except NoFeatures:
+            return None
+
+    @property
+    def undetectable_passes(self) -> bool:
+        """The authors (and IFEval) count a detector failure as followed; fixed mode does not."""
+        return self.paper
+
+    # -- per-language constants ---------------------------------------------------------------
+    @property
+    def constrained_responses(self) -> tuple[str, ...]:
+        quirks = self.profile.paper
+        if self.paper and quirks is not None:
+            if self.subset == "ground":
+                return quirks.constrained_responses_ground
+            return quirks.constrained_responses_trans
+        return self.profile.constrained_responses
+
+    @property
+    def comma_chars(self) -> tuple[str, ...]:
+        return (",",) if (self.paper or self.ifeval) else self.profile.comma_chars
+
+
+@lru_cache(maxsize=8192)
+def _ifeval_regex(pattern: str, raw: bool) -> re.Pattern:
+    """IFEval/the authors use the kwarg as a regular expression; fixed mode escapes it. A
+    pattern that does not compile (the authors' scorer crashes) is matched literally."""
+    if raw:
+        try:
+            return re.compile(pattern, re.IGNORECASE)
+        except re.error:
+            pass
+    return re.compile(re.escape(pattern), re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def _ifeval_bounded_regex(word: str, raw: bool) -> re.Pattern:
+    if raw:
+        try:
+            return re.compile(r"\b" + word + r"\b", re.IGNORECASE)
+        except re.error:
+            pass
+    return re.compile(r"\b" + re.escape(word) + r"\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=None)
+def get_rules(language: str, subset: str, mode: ScoringMode | str) -> Rules:
+    return Rules(get_profile(language), subset, ScoringMode(mode))

@@ -1,0 +1,35 @@
+"""startend:* — end phrase and wrapping quotation marks."""
+
+from __future__ import annotations
+
+from indicifeval.checkers.registry import Param, checker
+from indicifeval.checkers.rules import Rules, TextView
+from indicifeval.text.normalize import match_key
+
+
+@checker(
+    "startend:end_checker",
+    Param("end_phrase", "str", paper_default=lambda d, p: d.choice("end_phrase", p.default_end_phrases)),
+)
+def end_checker(view: TextView, args: dict, rules: Rules):
+    phrase = args["end_phrase"]
+    if rules.indic_fixed:
+        quotes = "".join(a + b for a, b in rules.profile.quote_pairs) + "'*_ \t\n"
+        text = " ".join(view.matchable.strip().strip(quotes).split())
+        target = " ".join(match_key(phrase).split())
+        ok = bool(target) and text.endswith(target)
+    else:
+        text = view.text.strip().strip('"').lower()
+        ok = text.endswith(phrase.strip().lower())
+    tail = view.text.strip()[-40:]
+    return ok, (f"ends with {phrase!r}" if ok else f"ends with …{tail!r}, needed {phrase!r}")
+
+
+@checker("startend:quotation")
+def quotation(view: TextView, args: dict, rules: Rules):
+    text = view.text.strip()
+    pairs = rules.profile.quote_pairs if rules.indic_fixed else (('"', '"'),)
+    for open_q, close_q in pairs:
+        if len(text) > 1 and text.startswith(open_q) and text.endswith(close_q):
+            return True, f"wrapped in {open_q}…{close_q}"
+    return False, f"not wrapped in double quotes (starts {text[:1]!r}, ends {text[-1:]!r})"

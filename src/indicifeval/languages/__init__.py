@@ -1,0 +1,21 @@
+"""Language profiles: every per-language fact the scorer needs, loaded from JSON data."""
+
+from indicifeval.languages.profile import (
+    LanguageProfile,
+    UnknownLanguageError,
+    get_profile,
+    list_languages,
+    language_name,
+    script_ranges,
+    world_languages,
+)
+
+__all__ = [
+    "LanguageProfile",
+    "UnknownLanguageError",
+    "get_profile",
+    "list_languages",
+    "language_name",
+    "script_ranges",
+    "world_languages",
+]

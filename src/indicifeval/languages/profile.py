@@ -1,0 +1,145 @@
+"""Load the per-language JSON profiles shipped in ``profiles/``.
+
+Adding a language means adding one JSON file: nothing in the code names a language
+except English's IFEval text rules, which the profile itself selects.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+INDIC_CODES = ("as", "bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "sa", "ta", "te", "ur")
+
+
+class UnknownLanguageError(KeyError):
+    """Raised for a language code that has no profile."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
+        return str(self.args[0]) if self.args else "unknown language"
+
+
+@dataclass(frozen=True)
+class PaperQuirks:
+    """Per-language facts that only the authors' scorer (``--scoring paper``) uses."""
+
+    constrained_responses_trans: tuple[str, ...]
+    constrained_responses_ground: tuple[str, ...]
+    ground_first_word_strips_star: bool
+    word_tokenizer: Literal["indic", "urdu", "ifeval"]
+    langdetect_code: str | None
+
+
+@dataclass(frozen=True)
+class LanguageProfile:
+    code: str
+    name: str
+    native_name: str
+    script: str
+    text_rules: Literal["indic", "ifeval"]
+    sentence_terminators: tuple[str, ...]
+    abbreviations: frozenset[str]
+    comma_chars: tuple[str, ...]
+    quote_pairs: tuple[tuple[str, str], ...]
+    constrained_responses: tuple[str, ...]
+    language_names: dict[str, str] = field(hash=False, compare=False)
+    default_end_phrases: tuple[str, ...] = ()
+    default_section_splitters: tuple[str, ...] = ()
+    default_postscript_markers: tuple[str, ...] = ()
+    default_keywords: tuple[str, ...] = ()
+    paper: PaperQuirks | None = None
+
+    @property
+    def is_indic(self) -> bool:
+        return self.text_rules == "indic"
+
+    def name_of(self, code: str) -> str:
+        """Localised name of a language code, falling back to its English name."""
+        return self.language_names.get(code) or language_name(code)
+
+
+def _profile_from_json(data: dict) -> LanguageProfile:
+    paper = data["paper"]
+    defaults = data["defaults"]
+    return LanguageProfile(
+        code=data["code"],
+        name=data["name"],
+        native_name=data["native_name"],
+        script=data["script"],
+        text_rules=data["text_rules"],
+        sentence_terminators=tuple(data["sentence_terminators"]),
+        abbreviations=frozenset(data["abbreviations"]),
+        comma_chars=tuple(data["comma_chars"]),
+        quote_pairs=tuple((a, b) for a, b in data["quote_pairs"]),
+        constrained_responses=tuple(data["constrained_responses"]),
+        language_names=dict(data["language_names"]),
+        default_end_phrases=tuple(defaults["end_phrases"]),
+        default_section_splitters=tuple(defaults["section_splitters"]),
+        default_postscript_markers=tuple(defaults["postscript_markers"]),
+        default_keywords=tuple(defaults["keywords"]),
+        paper=PaperQuirks(
+            constrained_responses_trans=tuple(paper["constrained_responses_trans"]),
+            constrained_responses_ground=tuple(paper["constrained_responses_ground"]),
+            ground_first_word_strips_star=bool(paper["ground_first_word_strips_star"]),
+            word_tokenizer=paper["word_tokenizer"],
+            langdetect_code=paper["langdetect_code"],
+        ),
+    )
+
+
+def _read_json(*parts: str) -> dict:
+    path = resources.files("indicifeval.languages").joinpath(*parts)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def _all_profiles() -> dict[str, LanguageProfile]:
+    folder = resources.files("indicifeval.languages").joinpath("profiles")
+    profiles = {}
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if entry.name.endswith(".json"):
+            profile = _profile_from_json(json.loads(entry.read_text(encoding="utf-8")))
+            profiles[profile.code] = profile
+    return profiles
+
+
+def list_languages() -> list[str]:
+    """Codes of every profiled language: the 14 Indic ones in paper order, then English."""
+    codes = list(_all_profiles())
+    indic = [c for c in INDIC_CODES if c in codes]
+    return indic + sorted(c for c in codes if c not in indic)
+
+
+def get_profile(code: str) -> LanguageProfile:
+    try:
+        return _all_profiles()[code]
+    except KeyError:
+        known = ", ".join(list_languages())
+        raise UnknownLanguageError(f"unknown language {code!r}; known: {known}") from None
+
+
+@lru_cache(maxsize=None)
+def world_languages() -> dict[str, dict]:
+    """Every identifiable language: the profiled ones plus those in world.json."""
+    table = {k: v for k, v in _read_json("world.json").items() if not k.startswith("_")}
+    for code, profile in _all_profiles().items():
+        table[code] = {"name": profile.name, "script": profile.script}
+    return table
+
+
+def language_name(code: str) -> str:
+    entry = world_languages().get(code)
+    return entry["name"] if entry else code
+
+
+@lru_cache(maxsize=None)
+def script_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
+    table = _read_json("scripts.json")
+    return {
+        code: tuple((int(lo, 16), int(hi, 16)) for lo, hi in info["ranges"])
+        for code, info in table.items()
+        if not code.startswith("_")
+    }

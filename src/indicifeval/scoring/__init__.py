@@ -1,0 +1,1 @@
+"""Strict and loose scoring of rows, and the summary metrics."""

@@ -1,0 +1,123 @@
+"""The public scoring API: ``indicifeval.score(data, responses, ...)``."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from indicifeval._version import __version__
+from indicifeval.checkers import ScoringMode
+from indicifeval.dataset import InputError, Responses, Row, load_responses, load_rows
+from indicifeval.scoring.engine import RowScore, resolve_row, score_row
+from indicifeval.scoring.summary import summarize
+
+
+@dataclass
+class ScoreResult:
+    scores: list[RowScore]
+    summary: dict
+    scoring: str
+    notes: list[str] = field(default_factory=list)
+
+    def write(self, out_dir: str | Path) -> Path:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        tmp = out / "scores.jsonl.tmp"
+        with tmp.open("w", encoding="utf-8") as fh:
+            for s in self.scores:
+                fh.write(json.dumps(s.to_json(), ensure_ascii=False) + "\n")
+        tmp.replace(out / "scores.jsonl")
+        (out / "summary.json").write_text(json.dumps(self.summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        return out
+
+
+def _score_chunk(chunk: list[tuple[Row, str | None]], mode: str) -> list[RowScore]:
+    return [score_row(row, response, mode) for row, response in chunk]
+
+
+def score_rows(
+    pairs: list[tuple[Row, str | None]],
+    scoring: ScoringMode | str = ScoringMode.FIXED,
+    workers: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+) -> list[RowScore]:
+    """Score (row, response) pairs; ``None`` responses score as failing."""
+    mode = ScoringMode(scoring).value
+    for row, _ in pairs:  # surface every kwarg error before any work is done
+        resolve_row(row, ScoringMode(mode))
+    if workers <= 1 or len(pairs) < 200:
+        out = []
+        for row, response in pairs:
+            out.append(score_row(row, response, mode))
+            if on_progress:
+                on_progress(1)
+        return out
+    size = max(50, len(pairs) // (workers * 8))
+    chunks = [pairs[i : i + size] for i in range(0, len(pairs), size)]
+    out = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for result in pool.map(_score_chunk, chunks, [mode] * len(chunks)):
+            out.extend(result)
+            if on_progress:
+                on_progress(len(result))
+    return out
+
+
+def pair_responses(rows: list[Row], responses: Responses, allow_missing: bool) -> tuple[list[tuple[Row, str | None]], int]:
+    pairs, missing = [], 0
+    for row in rows:
+        try:
+            text = responses.lookup(row)
+        except InputError as exc:
+            src = row.source
+            raise InputError(exc.message, src.file if src else None, src.line if src else None, "key") from None
+        if text is None:
+            if not allow_missing:
+                src = row.source
+                raise InputError(
+                    f"no response for {row.language}/{row.subset} key {row.key!r} (use --allow-missing to score it as failing)",
+                    src.file if src else None, src.line if src else None, "response",
+                )
+            missing += 1
+        pairs.append((row, text))
+    return pairs, missing
+
+
+def score(
+    data: str | Path | Iterable[dict],
+    responses: str | Path | Responses,
+    *,
+    language: str | None = None,
+    subset: str | None = None,
+    scoring: ScoringMode | str = ScoringMode.FIXED,
+    allow_missing: bool = False,
+    workers: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+) -> ScoreResult:
+    """Score model responses against benchmark rows.
+
+    ``data``: a JSONL/JSON/Parquet path, ``"sample"``, or row dicts. ``responses``: a path
+    (``{key, response}``, IFEval ``{prompt, response}`` or lm-eval ``--log_samples``) or a
+    loaded ``Responses``. Raises ``InputError`` naming file, line and field on bad input.
+    """
+    mode = ScoringMode(scoring)
+    rows = load_rows(data, language=language, subset=subset)
+    if not isinstance(responses, Responses):
+        responses = load_responses(responses)
+    pairs, missing = pair_responses(rows, responses, allow_missing)
+    workers = os.cpu_count() or 1 if workers == 0 else workers
+    scores = score_rows(pairs, mode, workers=workers, on_progress=on_progress)
+    summary = summarize(scores, mode.value)
+    notes = []
+    if missing:
+        notes.append(f"{missing} rows had no response and were scored as failing")
+    if mode is ScoringMode.PAPER:
+        notes.append("paper mode: the authors' random defaults are drawn deterministically per row (docs/scoring.md)")
+    return ScoreResult(scores, summary, mode.value, notes)
+
+
+__all__ = ["ScoreResult", "score", "score_rows", "__version__"]

@@ -1,0 +1,105 @@
+"""Score one row: strict on the response, loose on IFEval's eight variants.
+
+Each distinct variant text becomes one ``TextView``, shared by all instructions of the row,
+so a response is segmented at most once per variant. Loose stops at the first passing
+variant; a strict pass is a loose pass (the first variant is the response itself), so in a
+deterministic scorer loose can never be below strict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from indicifeval._version import __version__
+from indicifeval.checkers import REGISTRY, Draw, KwargError, ScoringMode, TextView, get_rules, resolve_args
+from indicifeval.dataset import Row
+from indicifeval.scoring.loose import LOOSE_LABELS, loose_variants
+
+
+@dataclass
+class RowScore:
+    key: Any
+    language: str
+    subset: str
+    instruction_id_list: list[str]
+    strict: list[bool]
+    loose: list[bool]
+    prompt_strict: bool
+    prompt_loose: bool
+    explanations: list[str]
+    response_missing: bool
+    scoring: str
+    version: str
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def resolve_row(row: Row, mode: ScoringMode) -> list[dict]:
+    """Arguments for each instruction; raises the row's source error on a bad kwarg."""
+    rules = get_rules(row.language, row.subset, mode)
+    out = []
+    for index, (iid, kwargs) in enumerate(zip(row.instruction_id_list, row.kwargs)):
+        try:
+            out.append(resolve_args(iid, kwargs, rules, Draw(row.key, index)))
+        except KwargError as exc:
+            if row.source is None:
+                raise
+            raise row.source.error(f"{exc} (instruction {index + 1}, {iid})", f"kwargs[{index}].{exc.field}") from None
+    return out
+
+
+def _run(fn, view: TextView, args: dict, rules) -> tuple[bool, str]:
+    try:
+        ok, why = fn(view, args, rules)
+        return bool(ok), why
+    except Exception as exc:  # a checker must never take a whole run down
+        return False, f"checker error: {exc.__class__.__name__}: {exc}"
+
+
+def score_row(row: Row, response: str | None, mode: ScoringMode | str = ScoringMode.FIXED, args=None) -> RowScore:
+    mode = ScoringMode(mode)
+    rules = get_rules(row.language, row.subset, mode)
+    ids = list(row.instruction_id_list)
+    missing = response is None
+    text = "" if response is None else response
+    if args is None:
+        args = resolve_row(row, mode)
+
+    if not text.strip():
+        why = "no response" if missing else "empty response"
+        n = len(ids)
+        return RowScore(row.key, row.language, row.subset, ids, [False] * n, [False] * n, False, False,
+                        [why] * n, missing, mode.value, __version__)
+
+    variants = loose_variants(text)
+    views: dict[str, TextView] = {}
+
+    def view_of(t: str) -> TextView:
+        v = views.get(t)
+        if v is None:
+            v = views[t] = TextView(t, rules)
+        return v
+
+    strict, loose, explanations = [], [], []
+    for iid, a in zip(ids, args):
+        fn = REGISTRY[iid].fn
+        ok, why = _run(fn, view_of(text), a, rules)
+        strict.append(ok)
+        loose_ok = ok
+        if not ok:
+            tried = {text}
+            for label, variant in zip(LOOSE_LABELS[1:], variants[1:]):
+                if variant in tried or not variant.strip():
+                    continue
+                tried.add(variant)
+                v_ok, v_why = _run(fn, view_of(variant), a, rules)
+                if v_ok:
+                    loose_ok = True
+                    why = f"{why}; loose: passes {label} ({v_why})"
+                    break
+        loose.append(loose_ok)
+        explanations.append(why)
+    return RowScore(row.key, row.language, row.subset, ids, strict, loose, all(strict), all(loose),
+                    explanations, missing, mode.value, __version__)

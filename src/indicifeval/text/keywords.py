@@ -1,0 +1,40 @@
+"""Literal keyword matching that respects Indic word boundaries.
+
+Rule (documented in docs/scoring.md): a keyword occurs where its normalised form (NFC,
+case-folded, ZWJ/ZWNJ removed) appears with no letter, combining mark or digit directly before
+or after it. Inflected forms are therefore different words: "किताब" does not occur in
+"किताबें", "पार्ने" does not occur in "पार्नेछ". Whitespace inside a multi-word keyword matches
+any run of whitespace. Python's stdlib ``\\b`` cannot be used: it treats matras, viramas and
+anusvara as non-word characters and so breaks words in the middle.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import regex
+
+from indicifeval.text.normalize import match_key
+
+_BEFORE = r"(?<![\p{L}\p{M}\p{N}])"
+_AFTER = r"(?![\p{L}\p{M}\p{N}])"
+
+
+@lru_cache(maxsize=4096)
+def keyword_pattern(keyword: str) -> regex.Pattern | None:
+    parts = match_key(keyword).split()
+    if not parts:
+        return None
+    body = r"\s+".join(regex.escape(p) for p in parts)
+    return regex.compile(_BEFORE + body + _AFTER)
+
+
+def count_keyword(normalised_text: str, keyword: str) -> int:
+    """Non-overlapping whole-word occurrences; ``normalised_text`` must be ``match_key(text)``."""
+    pattern = keyword_pattern(keyword)
+    return 0 if pattern is None else sum(1 for _ in pattern.finditer(normalised_text))
+
+
+def has_keyword(normalised_text: str, keyword: str) -> bool:
+    pattern = keyword_pattern(keyword)
+    return pattern is not None and pattern.search(normalised_text) is not None

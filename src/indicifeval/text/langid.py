@@ -1,0 +1,97 @@
+"""Response-language identification for the 15 benchmark languages and the languages that
+Trans prompts may request, deterministic and offline.
+
+Script first: most languages here are the only user of their script among the candidates
+(Gujarati, Gurmukhi, Odia, Tamil, Telugu, Kannada, Malayalam, Hangul, Thai, ...). Only inside a
+shared script (Devanagari: hi/mr/ne/sa; Bengali: bn/as; Latin; Arabic: ur/fa/ar; Cyrillic)
+does a statistical model (CLD2 via pycld2) choose, restricted to the languages of that script.
+An Indic script wins over Latin unless Latin letters are at least 70 % of the letters, so an
+Indic answer with English technical terms is still Indic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from indicifeval.languages import world_languages
+from indicifeval.text.normalize import strip_controls
+from indicifeval.text.scripts import script_counts
+
+LATIN_SHARE_FOR_LATIN = 0.7
+_MAX_CHARS = 4000  # CLD2 is linear; the first few thousand characters decide
+
+
+@dataclass(frozen=True)
+class Identification:
+    language: str | None  # None: no letters at all
+    script: str | None
+    method: str  # "script", "cld2", "fallback", "empty"
+
+
+@lru_cache(maxsize=None)
+def _languages_by_script() -> dict[str, tuple[str, ...]]:
+    table: dict[str, list[str]] = {}
+    for code, info in world_languages().items():
+        table.setdefault(info["script"], []).append(code)
+    # The first language of a script is its fallback when CLD2 names none of them.
+    preferred = {"Deva": "hi", "Beng": "bn", "Latn": "en", "Arab": "ur", "Cyrl": "ru", "Hani": "zh", "Kana": "ja"}
+    out = {}
+    for script, codes in table.items():
+        codes.sort(key=lambda c: (c != preferred.get(script), c))
+        out[script] = tuple(codes)
+    out.setdefault("Hani", ("zh",))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _cld2_to_ours() -> dict[str, str]:
+    return {info.get("cld2", code): code for code, info in world_languages().items()}
+
+
+def dominant_script(text: str) -> str | None:
+    counts = script_counts(text)
+    if not counts:
+        return None
+    if counts.get("Kana"):
+        return "Kana"  # kana is the mark of Japanese; Han alone is Chinese
+    total = sum(counts.values())
+    non_latin = [(n, s) for s, n in counts.items() if s != "Latn"]
+    if non_latin and counts.get("Latn", 0) < LATIN_SHARE_FOR_LATIN * total:
+        return max(non_latin)[1]
+    return max((n, s) for s, n in counts.items())[1]
+
+
+def identify(text: str) -> Identification:
+    script = dominant_script(text)
+    if script is None:
+        return Identification(None, None, "empty")
+    candidates = _languages_by_script().get(script, ())
+    if not candidates:
+        return Identification(None, script, "script")
+    if len(candidates) == 1:
+        return Identification(candidates[0], script, "script")
+    best = _cld2_choice(text, candidates)
+    if best is not None:
+        return Identification(best, script, "cld2")
+    return Identification(candidates[0], script, "fallback")
+
+
+def _cld2_choice(text: str, candidates: tuple[str, ...]) -> str | None:
+    import pycld2
+
+    sample = strip_controls(text[:_MAX_CHARS])
+    try:
+        _, _, details = pycld2.detect(sample, bestEffort=True)
+    except (pycld2.error, ValueError, UnicodeError):
+        return None
+    mapping = _cld2_to_ours()
+    for _name, code, percent, _score in details:
+        ours = mapping.get(code)
+        if ours in candidates and percent > 0:
+            return ours
+    return None
+
+
+def identify_language(text: str) -> str | None:
+    return identify(text).language
