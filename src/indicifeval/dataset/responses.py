@@ -62,9 +62,9 @@ def _response_text(record: dict, source: Source) -> str:
 
 
 def load_responses(path: str | Path) -> Responses:
-    path = sample_path("responses.jsonl") if str(path) == SAMPLE else Path(path)
+    paths = sample_path("responses") if str(path) == SAMPLE else [Path(path)]
     out = Responses()
-    for source, record in read_records(path):
+    for source, record in (rec for p in paths for rec in read_records(p)):
         text = _response_text(record, source)
         doc = record.get("doc") if isinstance(record.get("doc"), dict) else None
         key = record.get("key", doc.get("key") if doc else None)

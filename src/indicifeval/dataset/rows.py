@@ -33,8 +33,10 @@ class Row:
         return (self.language, self.subset, self.key)
 
 
-def sample_path(name: str) -> Path:
-    return Path(str(resources.files("indicifeval.sample").joinpath(name)))
+def sample_path(kind: str) -> list[Path]:
+    """The bundled sample's files of one kind ("rows" or "responses"), one pair per language."""
+    folder = Path(str(resources.files("indicifeval.sample")))
+    return sorted(folder.glob(f"*.{kind}.jsonl"))
 
 
 def parse_row(record: dict, source: Source, language: str | None = None, subset: str | None = None) -> Row:
@@ -80,11 +82,15 @@ def parse_row(record: dict, source: Source, language: str | None = None, subset:
     return Row(key, record["prompt"], tuple(ids), tuple(cleaned), lang, sub, tuple(tags), resp_lang, source)
 
 
-def load_rows(data: str | Path | Iterable[dict], language: str | None = None, subset: str | None = None) -> list[Row]:
-    """Rows from a JSONL/JSON/Parquet file or folder, ``"sample"``, or an iterable of dicts."""
+def load_rows(
+    data: str | Path | Iterable[dict] | Iterable[Row], language: str | None = None, subset: str | None = None
+) -> list[Row]:
+    """Rows from a JSONL/JSON/Parquet file or folder, ``"sample"``, row dicts, or parsed rows."""
+    if isinstance(data, list) and data and all(isinstance(r, Row) for r in data):
+        return list(data)
     if isinstance(data, (str, Path)):
-        path = sample_path("rows.jsonl") if str(data) == SAMPLE else Path(data)
-        records = read_records(path)
+        paths = sample_path("rows") if str(data) == SAMPLE else [Path(data)]
+        records = (rec for path in paths for rec in read_records(path))
     else:
         records = ((Source("<memory>", i), r) for i, r in enumerate(data, start=1))
     rows: list[Row] = []

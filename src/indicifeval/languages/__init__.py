@@ -6,6 +6,7 @@ from indicifeval.languages.profile import (
     get_profile,
     list_languages,
     language_name,
+    reload_profiles,
     script_ranges,
     world_languages,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "get_profile",
     "list_languages",
     "language_name",
+    "reload_profiles",
     "script_ranges",
     "world_languages",
 ]

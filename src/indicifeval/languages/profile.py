@@ -7,9 +7,11 @@ except English's IFEval text rules, which the profile itself selects.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Literal
 
 INDIC_CODES = ("as", "bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "sa", "ta", "te", "ur")
@@ -95,15 +97,36 @@ def _read_json(*parts: str) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+PROFILE_PATH_ENV = "INDICIFEVAL_PROFILE_PATH"
+
+
+def _profile_folders() -> list:
+    """The shipped profiles, then any folders named in $INDICIFEVAL_PROFILE_PATH (a later
+    folder's profile replaces an earlier one with the same code)."""
+    folders = [resources.files("indicifeval.languages").joinpath("profiles")]
+    extra = os.environ.get(PROFILE_PATH_ENV, "")
+    folders += [Path(p) for p in extra.split(os.pathsep) if p]
+    return folders
+
+
 @lru_cache(maxsize=None)
 def _all_profiles() -> dict[str, LanguageProfile]:
-    folder = resources.files("indicifeval.languages").joinpath("profiles")
     profiles = {}
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
-        if entry.name.endswith(".json"):
-            profile = _profile_from_json(json.loads(entry.read_text(encoding="utf-8")))
-            profiles[profile.code] = profile
+    for folder in _profile_folders():
+        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+            if entry.name.endswith(".json"):
+                try:
+                    profile = _profile_from_json(json.loads(entry.read_text(encoding="utf-8")))
+                except (KeyError, TypeError, ValueError) as exc:
+                    raise ValueError(f"bad language profile {entry}: {exc!r}") from None
+                profiles[profile.code] = profile
     return profiles
+
+
+def reload_profiles() -> None:
+    """Forget loaded profiles (after changing $INDICIFEVAL_PROFILE_PATH)."""
+    _all_profiles.cache_clear()
+    world_languages.cache_clear()
 
 
 def list_languages() -> list[str]:

@@ -1,0 +1,5 @@
+import sys
+
+from indicifeval.cli import main
+
+sys.exit(main())

@@ -1,0 +1,63 @@
+"""Terminal output: the summary tables and a progress bar that stays out of pipes."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.table import Table
+
+from indicifeval.scoring.summary import METRICS
+
+_SHORT = {
+    "prompt_level_strict_acc": "prompt strict",
+    "inst_level_strict_acc": "inst strict",
+    "prompt_level_loose_acc": "prompt loose",
+    "inst_level_loose_acc": "inst loose",
+}
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}"
+
+
+def summary_tables(summary: dict) -> list[Table]:
+    langs = Table(title=f"IndicIFEval scores ({summary['scoring']} scoring, indicifeval {summary['version']})")
+    langs.add_column("language/subset")
+    for m in METRICS:
+        langs.add_column(_SHORT[m], justify="right")
+    langs.add_column("prompts", justify="right")
+    langs.add_column("instr.", justify="right")
+    for name, block in summary["per_language_subset"].items():
+        langs.add_row(name, *(_pct(block[m]) for m in METRICS), str(block["prompts"]), str(block["instructions"]))
+    o = summary["overall"]
+    langs.add_row("[bold]overall", *(f"[bold]{_pct(o[m])}" for m in METRICS), str(o["prompts"]), str(o["instructions"]))
+
+    cats = Table(title="By category (instruction level, paper Table 3)")
+    cats.add_column("category")
+    cats.add_column("inst strict", justify="right")
+    cats.add_column("inst loose", justify="right")
+    cats.add_column("instr.", justify="right")
+    for name, block in summary["per_category"].items():
+        cats.add_row(name, _pct(block["inst_level_strict_acc"]), _pct(block["inst_level_loose_acc"]), str(block["instructions"]))
+    return [langs, cats]
+
+
+@contextmanager
+def progress_bar(total: int, description: str, enabled: bool = True):
+    """Yields an ``advance(n)`` callable; draws only on an interactive terminal."""
+    if not enabled or total < 500 or not sys.stderr.isatty():
+        yield lambda n=1: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=err_console, transient=True,
+    ) as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda n=1: progress.advance(task, n)

@@ -1,0 +1,57 @@
+"""``indicifeval score``: score a responses file against benchmark rows."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from indicifeval.checkers import SUBSETS, ScoringMode
+from indicifeval.dataset import InputError, load_responses, load_rows
+from indicifeval.languages import UnknownLanguageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "score",
+        help="score model responses (strict and loose, prompt and instruction level)",
+        description="Score model responses against IndicIFEval rows and write scores.jsonl and summary.json.",
+    )
+    p.add_argument("--data", required=True, help="rows: JSONL, JSON array, Parquet (file or folder), or 'sample'")
+    p.add_argument("--responses", help="responses: {key, response} JSONL, IFEval {prompt, response}, lm-eval "
+                   "--log_samples, or 'sample' (the default with --data sample)")
+    p.add_argument("--language", help="language of rows that carry no 'language' field")
+    p.add_argument("--subset", choices=SUBSETS, help="subset of rows that carry no 'subset' field (default trans)")
+    p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed",
+                   help="fixed: corrected semantics (default); paper: the authors' published scorer")
+    p.add_argument("--out", required=True, help="output directory for scores.jsonl and summary.json")
+    p.add_argument("--allow-missing", action="store_true", help="score rows without a response as failing")
+    p.add_argument("--workers", type=int, default=1, help="processes to score with (0 = one per core)")
+    p.add_argument("--quiet", action="store_true", help="no table, no progress bar")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from indicifeval.cli.output import console, err_console, progress_bar, summary_tables
+    from indicifeval.scoring.api import score
+
+    responses = args.responses or ("sample" if args.data == "sample" else None)
+    if responses is None:
+        err_console.print("error: --responses is required (except with --data sample)")
+        return 2
+    try:
+        rows = load_rows(args.data, language=args.language, subset=args.subset)
+        loaded = load_responses(responses)
+        with progress_bar(len(rows), "scoring", enabled=not args.quiet) as advance:
+            result = score(rows, loaded, scoring=args.scoring, allow_missing=args.allow_missing,
+                           workers=args.workers, on_progress=advance)
+    except (InputError, UnknownLanguageError) as exc:
+        err_console.print(f"[red]error:[/red] {exc}", markup=True)
+        return 1
+    out = result.write(args.out)
+    if not args.quiet:
+        for table in summary_tables(result.summary):
+            console.print(table)
+        for note in result.notes:
+            err_console.print(f"note: {note}")
+        console.print(f"wrote {out / 'scores.jsonl'} and {out / 'summary.json'}")
+    return 0

@@ -1,0 +1,49 @@
+"""Word counting (§2.6 examples for the authors' tokenizer)."""
+
+import pytest
+
+from indicifeval.text.words import count_words, count_words_ifeval, count_words_paper
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("किताबें पढ़ो।", 2),
+        ("पंक्ति एक\nपंक्ति दो\nपंक्ति तीन", 6),
+        ("पंक्ति एक \n पंक्ति दो", 4),
+        ("", 0),
+        ("राम-श्याम आए, और गए!", 5),
+        ("मूल्य 1,000.50 रुपये 12:30 बजे", 5),
+        ("یہ کتاب ہے۔ کیا یہ؟ ہاں، یہ ہے", 8),
+        ("ল'ৰাটোৱে কিতাপ পঢ়িছে।", 3),
+        ("வணக்கம் நண்பர்களே, எப்படி இருக்கிறீர்கள்?", 4),
+        ("ਸਤ ਸ੍ਰੀ ਅਕਾਲ ਜੀ", 4),
+        ("Hello world, it's me.", 4),
+        ("***", 0),
+    ],
+)
+def test_fixed_word_counts(text, expected):
+    assert count_words(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text,tokenizer,expected",
+    [
+        ("किताबें पढ़ो।", "indic", 2),
+        ("पंक्ति एक\nपंक्ति दो\nपंक्ति तीन", "indic", 4),
+        ("पंक्ति एक \n पंक्ति दो", "indic", 5),
+        ("", "indic", 1),
+        ("शब्द \n", "indic", 2),
+        ("राम-श्याम आए, और गए!", "indic", 5),
+        ("मूल्य 1,000.50 रुपये 12 : 30 बजे", "indic", 5),
+        ("یہ کتاب ہے۔ کیا یہ؟ ہاں، یہ ہے", "urdu", 8),
+    ],
+)
+def test_paper_word_counts_match_reference(text, tokenizer, expected):
+    assert count_words_paper(text, tokenizer) == expected
+
+
+def test_ifeval_words_use_regex_engine():
+    # nltk >= 3.10.3 semantics: matras do not break words
+    assert count_words_ifeval("किताबें पढ़ना") == 2
+    assert count_words_ifeval("Hello, world!") == 2
