@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from indicifeval.checkers.registry import Param, checker
 from indicifeval.checkers.rules import Rules, TextView
-from indicifeval.text.normalize import match_key
+from indicifeval.text.normalize import collapse
 
 
 @checker("combination:two_responses")
@@ -30,7 +30,7 @@ def repeat_prompt(view: TextView, args: dict, rules: Rules):
     if not wanted:
         return False, "no prompt to repeat given"
     if rules.indic_fixed:
-        ok = " ".join(view.matchable.split()).startswith(" ".join(match_key(wanted).split()))
+        ok = view.collapsed.startswith(collapse(wanted))
     else:
         ok = view.text.strip().lower().startswith(wanted.strip().lower())
     return ok, ("starts with the request" if ok else "does not start with the request verbatim")

@@ -10,7 +10,7 @@ import regex
 
 from indicifeval.checkers.registry import Param, checker, int_default
 from indicifeval.checkers.rules import Rules, TextView
-from indicifeval.text.normalize import match_key
+from indicifeval.text.normalize import collapse
 
 _STAR_BULLET = re.compile(r"^\s*\*[^\*].*$", re.MULTILINE)
 _DASH_BULLET = re.compile(r"^\s*-.*$", re.MULTILINE)
@@ -32,8 +32,7 @@ def number_bullet_lists(view: TextView, args: dict, rules: Rules):
 def constrained_response(view: TextView, args: dict, rules: Rules):
     options = rules.constrained_responses
     if rules.indic_fixed:
-        text = " ".join(view.matchable.split())
-        hit = next((o for o in options if " ".join(match_key(o).split()) in text), None)
+        hit = next((o for o in options if collapse(o) in view.collapsed), None)
     else:
         stripped = view.text.strip()
         hit = next((o for o in options if o in stripped), None)

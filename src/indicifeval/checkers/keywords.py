@@ -73,5 +73,5 @@ def letter_frequency(view: TextView, args: dict, rules: Rules):
     else:
         # one code point after NFC, case-insensitively: "ओ" counts the letter ओ, not the sign ो
         target = nfc(letter).casefold()
-        n = nfc(view.text).casefold().count(target) if target else 0
+        n = view.nfc.casefold().count(target) if target else 0
     return counted(n, f"× {letter!r}", args["let_relation"], args["let_frequency"])

@@ -18,7 +18,7 @@ from indicifeval.text import keywords as kw
 from indicifeval.text import sentences, words
 from indicifeval.text.langdetect_compat import NoFeatures, detect
 from indicifeval.text.langid import identify_language
-from indicifeval.text.normalize import match_key, nfc
+from indicifeval.text.normalize import match_key_of_nfc, nfc
 from indicifeval.text.paragraphs import paragraphs
 
 Subset = Literal["trans", "ground"]
@@ -59,9 +59,31 @@ class TextView:
         return self._get("words", self.rules.count_words)
 
     @property
+    def nfc(self) -> str:
+        """The text in NFC where literal comparisons need it (fixed mode, Indic rows); the
+        raw text where the reference scorers compare raw strings. Computed only on demand:
+        counting sentences, words or bullets does not depend on the normal form."""
+        if not self.rules.indic_fixed:
+            return self.text
+        return self._get("nfc", nfc)
+
+    @property
     def matchable(self) -> str:
         """NFC, case-folded, joiners removed: the form keywords are matched against."""
-        return self._get("matchable", match_key)
+        try:
+            return self._cache["matchable"]
+        except KeyError:
+            value = self._cache["matchable"] = match_key_of_nfc(self.nfc)
+            return value
+
+    @property
+    def collapsed(self) -> str:
+        """``matchable`` with every whitespace run made one space, for phrase comparisons."""
+        try:
+            return self._cache["collapsed"]
+        except KeyError:
+            value = self._cache["collapsed"] = " ".join(self.matchable.split())
+            return value
 
     @property
     def lower(self) -> str:
@@ -69,7 +91,11 @@ class TextView:
 
     @property
     def language(self) -> str | None:
-        return self._get("language", self.rules.identify)
+        try:
+            return self._cache["language"]
+        except KeyError:
+            value = self._cache["language"] = self.rules.identify(self.nfc)
+            return value
 
     @property
     def paragraphs(self) -> list[str]:
@@ -123,7 +149,7 @@ class Rules:
             return count_sentences_en(text)
         if self.paper:
             return sentences.count_sentences_paper(text)
-        return sentences.count_sentences(nfc(text), self.profile.sentence_terminators, self.profile.abbreviations)
+        return sentences.count_sentences(text, self.profile.sentence_terminators, self.profile.abbreviations)
 
     def count_words(self, text: str) -> int:
         if self.ifeval:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from indicifeval.checkers.registry import Param, checker
 from indicifeval.checkers.rules import Rules, TextView
-from indicifeval.text.normalize import match_key
+from indicifeval.text.normalize import collapse
 
 
 @checker(
@@ -15,9 +15,8 @@ def end_checker(view: TextView, args: dict, rules: Rules):
     phrase = args["end_phrase"]
     if rules.indic_fixed:
         quotes = "".join(a + b for a, b in rules.profile.quote_pairs) + "'*_ \t\n"
-        text = " ".join(view.matchable.strip().strip(quotes).split())
-        target = " ".join(match_key(phrase).split())
-        ok = bool(target) and text.endswith(target)
+        target = collapse(phrase)
+        ok = bool(target) and view.collapsed.strip(quotes).endswith(target)
     else:
         text = view.text.strip().strip('"').lower()
         ok = text.endswith(phrase.strip().lower())

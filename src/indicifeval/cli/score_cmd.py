@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import sys
+
+from rich.markup import escape
 
 from indicifeval.checkers import SUBSETS, ScoringMode
 from indicifeval.dataset import InputError, load_responses, load_rows
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
     responses = args.responses or ("sample" if args.data == "sample" else None)
     if responses is None:
-        err_console.print("error: --responses is required (except with --data sample)")
+        err_console.print("error: --responses is required (except with --data sample)", soft_wrap=True)
         return 2
     try:
         rows = load_rows(args.data, language=args.language, subset=args.subset)
@@ -45,13 +46,13 @@ def run(args: argparse.Namespace) -> int:
             result = score(rows, loaded, scoring=args.scoring, allow_missing=args.allow_missing,
                            workers=args.workers, on_progress=advance)
     except (InputError, UnknownLanguageError) as exc:
-        err_console.print(f"[red]error:[/red] {exc}", markup=True)
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True, soft_wrap=True)
         return 1
     out = result.write(args.out)
     if not args.quiet:
         for table in summary_tables(result.summary):
             console.print(table)
         for note in result.notes:
-            err_console.print(f"note: {note}")
-        console.print(f"wrote {out / 'scores.jsonl'} and {out / 'summary.json'}")
+            err_console.print(f"note: {note}", soft_wrap=True)
+        console.print(f"wrote {out / 'scores.jsonl'} and {out / 'summary.json'}", soft_wrap=True)
     return 0

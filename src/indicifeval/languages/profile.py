@@ -53,6 +53,7 @@ class LanguageProfile:
     default_postscript_markers: tuple[str, ...] = ()
     default_keywords: tuple[str, ...] = ()
     paper: PaperQuirks | None = None
+    distinctive_letters: str = ""  # letters no other language of the same script uses
 
     @property
     def is_indic(self) -> bool:
@@ -82,6 +83,7 @@ def _profile_from_json(data: dict) -> LanguageProfile:
         default_section_splitters=tuple(defaults["section_splitters"]),
         default_postscript_markers=tuple(defaults["postscript_markers"]),
         default_keywords=tuple(defaults["keywords"]),
+        distinctive_letters=data.get("distinctive_letters", ""),
         paper=PaperQuirks(
             constrained_responses_trans=tuple(paper["constrained_responses_trans"]),
             constrained_responses_ground=tuple(paper["constrained_responses_ground"]),
@@ -150,6 +152,8 @@ def world_languages() -> dict[str, dict]:
     table = {k: v for k, v in _read_json("world.json").items() if not k.startswith("_")}
     for code, profile in _all_profiles().items():
         table[code] = {"name": profile.name, "script": profile.script}
+        if profile.distinctive_letters:
+            table[code]["distinctive_letters"] = profile.distinctive_letters
     return table
 
 

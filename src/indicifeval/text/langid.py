@@ -19,14 +19,14 @@ from indicifeval.text.normalize import strip_controls
 from indicifeval.text.scripts import script_counts
 
 LATIN_SHARE_FOR_LATIN = 0.7
-_MAX_CHARS = 4000  # CLD2 is linear; the first few thousand characters decide
+_MAX_CHARS = 2000  # CLD2 is linear; the first two thousand characters decide
 
 
 @dataclass(frozen=True)
 class Identification:
     language: str | None  # None: no letters at all
     script: str | None
-    method: str  # "script", "cld2", "fallback", "empty"
+    method: str  # "script", "letters", "cld2", "fallback", "empty"
 
 
 @lru_cache(maxsize=None)
@@ -71,10 +71,26 @@ def identify(text: str) -> Identification:
         return Identification(None, script, "script")
     if len(candidates) == 1:
         return Identification(candidates[0], script, "script")
+    marked = _marked_language(text, candidates)
+    if marked is not None:
+        return Identification(marked, script, "letters")
     best = _cld2_choice(text, candidates)
     if best is not None:
         return Identification(best, script, "cld2")
     return Identification(candidates[0], script, "fallback")
+
+
+@lru_cache(maxsize=None)
+def _distinctive_letters() -> dict[str, str]:
+    return {code: info["distinctive_letters"] for code, info in world_languages().items() if info.get("distinctive_letters")}
+
+
+def _marked_language(text: str, candidates: tuple[str, ...]) -> str | None:
+    """The one candidate whose distinctive letters (Assamese ৰ ৱ, Ukrainian і ї є ґ, ...)
+    occur in the text, if exactly one does."""
+    letters = _distinctive_letters()
+    hits = [c for c in candidates if c in letters and any(ch in text for ch in letters[c])]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _cld2_choice(text: str, candidates: tuple[str, ...]) -> str | None:

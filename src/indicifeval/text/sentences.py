@@ -14,6 +14,8 @@ from functools import lru_cache
 
 import regex
 
+from indicifeval.text.normalize import nfc
+
 _BLOCK_BREAK = regex.compile(r"\n[ \t\r\f\v]*\n")
 _LIST_OR_HEADING = regex.compile(r"^\s*(?:[*\-•+]\s|\d+[.)]\s|#{1,6}\s)")
 _HAS_WORD = regex.compile(r"[\p{L}\p{N}]")
@@ -77,7 +79,7 @@ def _full_stop_ends(block: str, dot: int, end: int, abbreviations: frozenset[str
     j = dot
     while j > 0 and not block[j - 1].isspace():
         j -= 1
-    token = block[j:dot].lstrip("(\"'“‘")
+    token = nfc(block[j:dot].lstrip("(\"'“‘"))
     if not token:
         return True
     if token in abbreviations or token.casefold() in abbreviations:

@@ -1,0 +1,191 @@
+"""Scoring speed and memory on a full-size synthetic workload.
+
+15 languages x 800 rows, 1-4 instructions per row (1-2 mostly, as in the data), 150-600-word
+responses that follow about 75% of their instructions, strict + loose.
+Each configuration runs in a fresh process so its peak RSS is its own:
+
+    python benchmarks/bench_scoring.py                 # fixed and paper, 1 worker and all cores
+    python benchmarks/bench_scoring.py --rows 200      # smaller
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+
+FOLLOW_RATE = 0.75  # share of instructions the synthetic "model" follows, as a decent model does
+
+
+def _sentences(rng, vocab, end, n_words):
+    out, left = [], n_words
+    while left > 0:
+        k = min(left, rng.randint(6, 16))
+        left -= k
+        out.append(" ".join(rng.choice(vocab) for _ in range(k)) + end)
+    return out
+
+
+def _response(rng, lang, profile, vocab, ids):
+    """A 150-600-word response and kwargs for ``ids``; each instruction is followed with
+    probability FOLLOW_RATE (the response is shaped accordingly), so the loose variants are
+    exercised about as often as with real model output."""
+    end = profile.sentence_terminators[0]
+    follow = {i: rng.random() < FOLLOW_RATE for i in ids}
+    n_words = rng.randint(150, 600)
+    sentences = _sentences(rng, vocab, end, n_words)
+    n_par = rng.randint(1, 5)
+    cut = sorted(rng.sample(range(1, len(sentences)), min(n_par - 1, len(sentences) - 1))) if len(sentences) > 1 else []
+    paragraphs = [" ".join(sentences[a:b]) for a, b in zip([0] + cut, cut + [len(sentences)])]
+    n_bullets = rng.randint(0, 4)
+    if n_bullets:
+        paragraphs.insert(1, "\n".join(f"* {rng.choice(vocab)} {rng.choice(vocab)}" for _ in range(n_bullets)))
+    if rng.random() < 0.3:
+        paragraphs[0] = f"**{paragraphs[0][:40]}**\n" + paragraphs[0]
+    words_used = {w for p in paragraphs for w in p.split()}
+    unused = [w for w in vocab if w not in words_used] or ["zzz"]
+    used = sorted(w for w in vocab if w in words_used) or vocab
+    other = "hi" if lang != "hi" else "bn"
+    kwargs, prefix, suffix, sep = [], "", "", "\n\n"
+    for i in ids:
+        f = follow[i]
+        if i == "keywords:existence":
+            kw = {"keywords": rng.sample(used, min(2, len(used))) if f else [rng.choice(unused)]}
+        elif i == "keywords:frequency":
+            kw = {"keyword": rng.choice(used), "frequency": 1 if f else 999, "relation": "at least"}
+        elif i == "keywords:forbidden_words":
+            kw = {"forbidden_words": [rng.choice(unused)] if f else [rng.choice(used)]}
+        elif i == "keywords:letter_frequency":
+            kw = {"letter": rng.choice(used)[0], "let_frequency": 1 if f else 999, "let_relation": "at least"}
+        elif i == "language:response_language":
+            kw = {"language": lang if f else other}
+        elif i == "length_constraints:number_sentences":
+            kw = {"num_sentences": 2 if f else 999, "relation": "at least"}
+        elif i == "length_constraints:number_words":
+            kw = {"num_words": n_words + (200 if f else -100), "relation": "less than"}
+        elif i == "length_constraints:number_paragraphs":
+            sep = "\n\n***\n\n" if f else sep
+            kw = {"num_paragraphs": len(paragraphs)}
+        elif i == "length_constraints:nth_paragraph_first_word":
+            kw = {"first_word": paragraphs[0].split()[0].strip("*") if f else rng.choice(unused), "nth_paragraph": 1}
+        elif i == "detectable_content:number_placeholders":
+            prefix += "[name] [address]\n" if f else ""
+            kw = {"num_placeholders": 2}
+        elif i == "detectable_content:postscript":
+            suffix += "\n\nP.S. " + " ".join(rng.sample(vocab, 3)) if f else ""
+            kw = {"postscript_marker": "P.S."}
+        elif i == "detectable_format:number_bullet_lists":
+            kw = {"num_bullets": n_bullets if f else n_bullets + 2}
+        elif i == "detectable_format:constrained_response":
+            suffix += "\n" + profile.constrained_responses[0] if f else ""
+            kw = {}
+        elif i == "detectable_format:number_highlighted_sections":
+            prefix += "*" + rng.choice(vocab) + "*\n" if f else ""
+            kw = {"num_highlights": 1}
+        elif i == "detectable_format:multiple_sections":
+            prefix += "SECTION 1\n" if f else ""
+            kw = {"section_spliter": "SECTION", "num_sections": 1}
+        elif i == "combination:repeat_prompt":
+            phrase = " ".join(rng.sample(vocab, 3))
+            prefix = (phrase + "\n" + prefix) if f else prefix
+            kw = {"prompt_to_repeat": phrase}
+        elif i == "startend:end_checker":
+            phrase = " ".join(rng.sample(vocab, 2))
+            suffix += "\n" + phrase if f else ""
+            kw = {"end_phrase": phrase}
+        elif i == "punctuation:no_comma":
+            kw = {}
+            if not f:
+                paragraphs[-1] += ","
+        else:  # formats that shape the whole response, and English case
+            kw = {}
+        kwargs.append(kw)
+    response = prefix + sep.join(paragraphs) + suffix
+    if follow.get("punctuation:no_comma") is False:
+        pass
+    if "detectable_format:title" in ids and follow["detectable_format:title"]:
+        response = "<<" + rng.choice(vocab) + ">>\n" + response
+    if "combination:two_responses" in ids and follow["combination:two_responses"]:
+        response = response + "\n******\n" + " ".join(_sentences(rng, vocab, end, 40))
+    if "change_case:english_lowercase" in ids:
+        response = response.lower() if follow["change_case:english_lowercase"] else response
+    if "change_case:english_capital" in ids:
+        response = response.upper() if follow["change_case:english_capital"] else response
+    if "detectable_format:json_format" in ids and follow["detectable_format:json_format"]:
+        response = json.dumps({"answer": response}, ensure_ascii=False)
+    if "startend:quotation" in ids and follow["startend:quotation"]:
+        response = '"' + response + '"'
+    return response, kwargs
+
+
+def build_workload(rows_per_language: int, seed: int = 0) -> tuple[list[dict], list[dict]]:
+    from indicifeval.checkers import INSTRUCTION_IDS
+    from indicifeval.languages import get_profile, list_languages
+
+    rng = random.Random(seed)
+    rows, responses = [], []
+    ids = [i for i in INSTRUCTION_IDS if i != "change_case:capital_word_frequency"]  # absent from the data
+    for lang in list_languages():
+        p = get_profile(lang)
+        vocab = sorted({w for w in list(p.default_keywords) + list(p.language_names.values()) if " " not in w})
+        for i in range(rows_per_language):
+            chosen = rng.sample(ids, rng.choice([1, 1, 1, 2, 2, 3, 4]))
+            response, kwargs = _response(rng, lang, p, vocab, chosen)
+            key = f"{lang}-{i}"
+            subset = "trans" if lang == "en" or rng.random() < 0.6 else "ground"
+            rows.append({"key": key, "language": lang, "subset": subset, "prompt": f"prompt {key}",
+                         "instruction_id_list": chosen, "kwargs": kwargs})
+            responses.append({"key": key, "language": lang, "subset": subset, "response": response})
+    return rows, responses
+
+
+def run_one(mode: str, workers: int, rows_per_language: int) -> dict:
+    from indicifeval.dataset import load_rows
+    from indicifeval.dataset.responses import Responses
+    from indicifeval.scoring.api import pair_responses, score_rows
+
+    data, resp = build_workload(rows_per_language)
+    rows = load_rows(data)
+    responses = Responses()
+    for r in resp:
+        responses.by_uid[(r["language"], r["subset"], r["key"])] = r["response"]
+    pairs, _ = pair_responses(rows, responses, allow_missing=False)
+    start = time.perf_counter()
+    scores = score_rows(pairs, mode, workers=workers)
+    elapsed = time.perf_counter() - start
+    peak_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak_children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    n_instr = sum(len(s.strict) for s in scores)
+    passed = sum(sum(s.strict) for s in scores) / n_instr
+    return {"mode": mode, "workers": workers, "rows": len(scores), "instructions": n_instr, "seconds": round(elapsed, 2),
+            "inst_strict": round(passed, 3),
+            "rows_per_s": round(len(scores) / elapsed), "peak_rss_mb": round(peak_self), "peak_worker_rss_mb": round(peak_children)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=800, help="rows per language (default 800)")
+    parser.add_argument("--child", nargs=2, metavar=("MODE", "WORKERS"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(run_one(args.child[0], int(args.child[1]), args.rows)))
+        return
+    cores = os.cpu_count() or 1
+    configs = [("fixed", 1), ("paper", 1)] + ([("fixed", cores), ("paper", cores)] if cores > 1 else [])
+    print(f"workload: {15 * args.rows} rows (15 languages x {args.rows}), 1-4 instructions, 150-600 words; {cores} cores")
+    print(f"{'mode':6} {'workers':>7} {'rows':>6} {'instr':>6} {'pass':>5} {'seconds':>8} {'rows/s':>7} {'peak MB':>8} {'worker MB':>9}")
+    for mode, workers in configs:
+        out = subprocess.run([sys.executable, __file__, "--rows", str(args.rows), "--child", mode, str(workers)],
+                             capture_output=True, text=True, check=True)
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        print(f"{r['mode']:6} {r['workers']:>7} {r['rows']:>6} {r['instructions']:>6} {r['inst_strict']:>5} {r['seconds']:>8} "
+              f"{r['rows_per_s']:>7} {r['peak_rss_mb']:>8} {r['peak_worker_rss_mb']:>9}")
+
+
+if __name__ == "__main__":
+    main()

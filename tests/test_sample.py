@@ -1,0 +1,65 @@
+"""The bundled sample: every language, every instruction id, pass and fail responses, and
+verdicts that match the hand-checked expectations in tests/fixtures/sample_expected."""
+
+import json
+from collections import defaultdict
+
+import pytest
+
+from indicifeval.checkers import INSTRUCTION_IDS
+from indicifeval.dataset import load_responses, load_rows
+from indicifeval.languages import list_languages
+from indicifeval.scoring.api import score
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture(scope="module")
+def fixed_scores():
+    return {s.key: s for s in score("sample", "sample").scores}
+
+
+def _expected():
+    out = {}
+    for path in sorted((FIXTURES / "sample_expected").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                record = json.loads(line)
+                out[record["key"]] = record
+    return out
+
+
+def test_every_language_and_instruction_is_covered():
+    rows = load_rows("sample")
+    ids_by_lang = defaultdict(set)
+    for r in rows:
+        ids_by_lang[r.language].update(r.instruction_id_list)
+    assert set(ids_by_lang) == set(list_languages())
+    for lang, ids in ids_by_lang.items():
+        assert ids == set(INSTRUCTION_IDS), (lang, set(INSTRUCTION_IDS) - ids)
+    subsets = {(r.language, r.subset) for r in rows}
+    assert all((lang, "ground") in subsets for lang in list_languages() if lang != "en")
+
+
+def test_pass_and_fail_responses(fixed_scores):
+    keys = set(fixed_scores)
+    assert keys == {r.key for r in load_rows("sample")}
+    assert all(load_responses("sample").lookup(r) for r in load_rows("sample"))
+    for key, s in fixed_scores.items():
+        if key.endswith("-fail"):
+            assert not s.prompt_strict, key
+            assert key.removesuffix("-fail") + "-pass" in keys
+
+
+def test_verdicts_match_hand_checked_expectations(fixed_scores):
+    expected = _expected()
+    assert set(expected) == set(fixed_scores)
+    wrong = [(k, s.strict, expected[k]["strict"], s.loose, expected[k]["loose"], s.explanations)
+             for k, s in fixed_scores.items()
+             if (s.strict, s.loose) != (expected[k]["strict"], expected[k]["loose"])]
+    assert not wrong, wrong[:5]
+
+
+def test_paper_mode_scores_the_sample():
+    result = score("sample", "sample", scoring="paper")
+    assert result.summary["scoring"] == "paper"
+    assert all("checker error" not in e for s in result.scores for e in s.explanations)

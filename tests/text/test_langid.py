@@ -1,0 +1,60 @@
+"""Response-language identification on our own test texts (tests/fixtures/langid)."""
+
+import json
+from collections import defaultdict
+
+import pytest
+
+from indicifeval.languages import list_languages
+from indicifeval.text.langid import dominant_script, identify, identify_language
+from tests.conftest import FIXTURES
+
+
+def _texts():
+    out = []
+    for path in sorted((FIXTURES / "langid").glob("*.jsonl")):
+        out += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return out
+
+
+TEXTS = _texts()
+
+
+def test_corpus_covers_all_languages():
+    assert set(list_languages()) <= {t["lang"] for t in TEXTS}
+
+
+def test_accuracy_per_language():
+    per = defaultdict(lambda: [0, 0])
+    for t in TEXTS:
+        per[t["lang"]][1] += 1
+        per[t["lang"]][0] += identify_language(t["text"]) == t["lang"]
+    total = sum(ok for ok, _ in per.values()) / sum(n for _, n in per.values())
+    assert total >= 0.97, dict(per)
+    for lang in list_languages():  # every benchmark language, including as, or, sa
+        ok, n = per[lang]
+        assert ok / n >= 0.9, (lang, ok, n)
+
+
+def test_deterministic():
+    first = [identify_language(t["text"]) for t in TEXTS]
+    assert first == [identify_language(t["text"]) for t in TEXTS]
+
+
+@pytest.mark.parametrize(
+    "text,script,lang",
+    [
+        ("मुझे machine learning में बहुत interest है और मैं रोज़ पढ़ता हूँ।", "Deva", "hi"),
+        ("This is English with one हिंदी word in it, mostly English text.", "Latn", "en"),
+        ("মোৰ নাম ৰাম।", "Beng", "as"),
+        ("আমার নাম রাম। আমি বাংলায় কথা বলি।", "Beng", "bn"),
+        ("こんにちは、世界", "Kana", "ja"),
+        ("你好，世界，今天天气很好。", "Hani", "zh"),
+        ("", None, None),
+        ("1234 *** ---", None, None),
+        ("\x00\x01 नमस्ते दुनिया, आप कैसे हैं?", "Deva", "hi"),
+    ],
+)
+def test_script_first(text, script, lang):
+    assert dominant_script(text) == script
+    assert identify(text).language == lang
