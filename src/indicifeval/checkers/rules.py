@@ -141,6 +141,15 @@ class Rules:
     def __repr__(self) -> str:
         return f"Rules({self.profile.code}, {self.subset}, {self.mode})"
 
+    def warm_up(self) -> None:
+        """Load the models these rules may need (before forking workers)."""
+        if self.indic_fixed:
+            identify_language("नमस्ते")
+        else:
+            self.identify("warm up")
+        if self.ifeval:
+            self.count_sentences("Warm up.")
+
     # -- segmentation -------------------------------------------------------------------------
     def count_sentences(self, text: str) -> int:
         if self.ifeval:

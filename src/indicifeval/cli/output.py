@@ -27,7 +27,7 @@ def _pct(value: float | None) -> str:
 
 def summary_tables(summary: dict) -> list[Table]:
     langs = Table(title=f"IndicIFEval scores ({summary['scoring']} scoring, indicifeval {summary['version']})")
-    langs.add_column("language/subset")
+    langs.add_column("language/subset", no_wrap=True, min_width=15)
     for m in METRICS:
         langs.add_column(_SHORT[m], justify="right")
     langs.add_column("prompts", justify="right")
@@ -38,7 +38,7 @@ def summary_tables(summary: dict) -> list[Table]:
     langs.add_row("[bold]overall", *(f"[bold]{_pct(o[m])}" for m in METRICS), str(o["prompts"]), str(o["instructions"]))
 
     cats = Table(title="By category (instruction level, paper Table 3)")
-    cats.add_column("category")
+    cats.add_column("category", no_wrap=True)
     cats.add_column("inst strict", justify="right")
     cats.add_column("inst loose", justify="right")
     cats.add_column("instr.", justify="right")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -10,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indicifeval._version import __version__
-from indicifeval.checkers import ScoringMode
+from indicifeval.checkers import ScoringMode, get_rules
 from indicifeval.dataset import InputError, Responses, Row, load_responses, load_rows
 from indicifeval.scoring.engine import RowScore, resolve_row, score_row
 from indicifeval.scoring.summary import summarize
@@ -56,14 +57,22 @@ def score_rows(
             if on_progress:
                 on_progress(1)
         return out
-    size = max(50, len(pairs) // (workers * 8))
-    chunks = [pairs[i : i + size] for i in range(0, len(pairs), size)]
-    out = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for result in pool.map(_score_chunk, chunks, [mode] * len(chunks)):
-            out.extend(result)
+    for rules in {get_rules(row.language, row.subset, mode) for row, _ in pairs}:
+        rules.warm_up()  # load models once here; forked workers inherit them
+    n_chunks = min(len(pairs), workers * 8)
+    # Interleaved chunks, so languages with costlier checks (English) spread over all workers.
+    chunks = [pairs[i::n_chunks] for i in range(n_chunks)]
+    results: list[list[RowScore]] = [[] for _ in range(n_chunks)]
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        for i, result in enumerate(pool.map(_score_chunk, chunks, [mode] * n_chunks)):
+            results[i] = result
             if on_progress:
                 on_progress(len(result))
+    out = [None] * len(pairs)
+    for i, result in enumerate(results):
+        out[i::n_chunks] = result
     return out
 
 
@@ -109,7 +118,8 @@ def score(
     if not isinstance(responses, Responses):
         responses = load_responses(responses)
     pairs, missing = pair_responses(rows, responses, allow_missing)
-    workers = os.cpu_count() or 1 if workers == 0 else workers
+    if workers == 0:
+        workers = os.cpu_count() or 1
     scores = score_rows(pairs, mode, workers=workers, on_progress=on_progress)
     summary = summarize(scores, mode.value)
     notes = []
