@@ -13,7 +13,7 @@ with the same random stream and the same floating-point operations in the same o
   character), and the 1/2/3-grams langdetect's ``NGram`` buffer would produce, including the
   rule that skips a character that is upper-case after an upper-case one, are computed once
   per normalised word (cached per word) by slicing ``' ' + word + ' '``;
-* estimation: ``random.Random(0)``, per trial one ``gauss`` for alpha and one ``choice`` per
+* estimation: ``random.Random(0)``, per trial one ``gauss`` for alpha and one ``choice`` draw per
   update, updates ``p * (alpha / 10000 + q)`` in place order, normalisation by a left-to-right
   sum every five updates (checked after updates 1, 6, 11, ...), ``CONV_THRESHOLD``,
   ``ITERATION_LIMIT``, seven trials averaged as ``langprob[j] += prob[j] / 7``, and the same
@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 import threading
 from collections import Counter
-from functools import reduce
+from functools import partial, reduce
 from operator import add, itemgetter
 
 __all__ = ["NoFeatures", "detect_language", "get_probabilities"]
@@ -45,6 +46,11 @@ _N_TRIAL = 7
 _MAX_TEXT_LENGTH = 10000
 _SEED = 0
 _UNKNOWN_LANG = "unknown"
+
+if sys.version_info < (3, 12):
+    _left_sum = sum  # plain left-to-right float addition, as langdetect's sum() here
+else:  # pragma: no cover - sum() of floats is compensated from 3.12 on
+    _left_sum = partial(reduce, add)
 
 _SPACE_RUN = re.compile(" {2,}")
 _ASCII_A_TO_z = re.compile("[A-z]")  # 'A' <= ch <= 'z', as in cleaning_text
@@ -186,28 +192,34 @@ class _Model:
         n = self.n_langs
         langprob = [0.0] * n
         rng = random.Random(_SEED)
-        gauss, choice = rng.gauss, rng.choice
+        gauss = rng.gauss
+        count = len(vectors)
+        # Detector draws random.choice(ngrams), i.e. ngrams[rng._randbelow(len(ngrams))];
+        # choice(range(count)) is the same draw, for a random module without _randbelow.
+        randbelow = getattr(rng, "_randbelow", None) or (lambda k: rng.choice(range(k)))
         start = 1.0 / n
         for _ in range(_N_TRIAL):
             alpha = _ALPHA_DEFAULT + gauss(0.0, 1.0) * _ALPHA_WIDTH
             w = alpha / _BASE_FREQ
-            # update 0, then a convergence check after it
-            prob = [a * (w + b) for a, b in zip([start] * n, choice(vectors))]
+            # Update 0 from the uniform start, then a convergence check after every fifth
+            # update. Normalising is folded into the next five updates: p / total is the
+            # normalised value langdetect stores, and max(p) / total equals the largest
+            # normalised value because correctly rounded division by total > 0 is monotonic.
+            prob = [a * (w + b) for a, b in zip([start] * n, vectors[randbelow(count)])]
             i = 0
             while True:
-                total = reduce(add, prob)  # left to right, as sum() of floats before 3.12
-                prob = [p / total for p in prob]
-                if max(prob) > _CONV_THRESHOLD or i >= _ITERATION_LIMIT:
+                total = _left_sum(prob)
+                if max(prob) / total > _CONV_THRESHOLD or i >= _ITERATION_LIMIT:
                     break
-                v1 = choice(vectors)
-                v2 = choice(vectors)
-                v3 = choice(vectors)
-                v4 = choice(vectors)
-                v5 = choice(vectors)
-                prob = [((((a * (w + b1)) * (w + b2)) * (w + b3)) * (w + b4)) * (w + b5)
+                v1 = vectors[randbelow(count)]
+                v2 = vectors[randbelow(count)]
+                v3 = vectors[randbelow(count)]
+                v4 = vectors[randbelow(count)]
+                v5 = vectors[randbelow(count)]
+                prob = [(((((a / total) * (w + b1)) * (w + b2)) * (w + b3)) * (w + b4)) * (w + b5)
                         for a, b1, b2, b3, b4, b5 in zip(prob, v1, v2, v3, v4, v5)]
                 i += 5
-            langprob = [acc + p / _N_TRIAL for acc, p in zip(langprob, prob)]
+            langprob = [acc + (p / total) / _N_TRIAL for acc, p in zip(langprob, prob)]
         return langprob
 
     def ranked(self, text: str) -> list[tuple[str, float]]:
