@@ -20,6 +20,7 @@ from indicifeval.text.langdetect_compat import NoFeatures, detect
 from indicifeval.text.langid import identify_language
 from indicifeval.text.normalize import match_key_of_nfc, nfc
 from indicifeval.text.paragraphs import paragraphs
+from indicifeval.text.variants import Cut
 
 Subset = Literal["trans", "ground"]
 SUBSETS: tuple[str, ...] = ("trans", "ground")
@@ -34,14 +35,20 @@ class ScoringMode(str, Enum):
 
 
 class TextView:
-    """One candidate response text plus lazily computed, cached facts about it."""
+    """One candidate response text plus lazily computed, cached facts about it.
 
-    __slots__ = ("text", "rules", "_cache")
+    A loose variant keeps a link to the whole response (``base``) and the ``cut`` that made
+    it, so its normalised form is cut from the response's (computed once) rather than
+    normalised again: in fixed mode, literal matching sees NFC(response), then the cut."""
 
-    def __init__(self, text: str, rules: Rules):
+    __slots__ = ("text", "rules", "_cache", "base", "cut")
+
+    def __init__(self, text: str, rules: Rules, base: TextView | None = None, cut: Cut | None = None):
         self.text = text
         self.rules = rules
         self._cache: dict[str, Any] = {}
+        self.base = base
+        self.cut = cut
 
     def _get(self, name: str, fn: Callable[[str], Any]) -> Any:
         try:
@@ -73,7 +80,11 @@ class TextView:
         try:
             return self._cache["matchable"]
         except KeyError:
-            value = self._cache["matchable"] = match_key_of_nfc(self.nfc)
+            if self.base is not None and self.cut is not None:
+                value = self.cut.apply(self.base.matchable)
+            else:
+                value = match_key_of_nfc(self.nfc)
+            self._cache["matchable"] = value
             return value
 
     @property
@@ -94,7 +105,7 @@ class TextView:
         try:
             return self._cache["language"]
         except KeyError:
-            value = self._cache["language"] = self.rules.identify(self.nfc)
+            value = self._cache["language"] = self.rules.identify(self.text)
             return value
 
     @property

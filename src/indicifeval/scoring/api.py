@@ -36,8 +36,8 @@ class ScoreResult:
         return out
 
 
-def _score_chunk(chunk: list[tuple[Row, str | None]], mode: str) -> list[RowScore]:
-    return [score_row(row, response, mode) for row, response in chunk]
+def _score_chunk(chunk: list[tuple[Row, str | None, list[dict]]], mode: str) -> list[RowScore]:
+    return [score_row(row, response, mode, args) for row, response, args in chunk]
 
 
 def score_rows(
@@ -48,20 +48,20 @@ def score_rows(
 ) -> list[RowScore]:
     """Score (row, response) pairs; ``None`` responses score as failing."""
     mode = ScoringMode(scoring).value
-    for row, _ in pairs:  # surface every kwarg error before any work is done
-        resolve_row(row, ScoringMode(mode))
-    if workers <= 1 or len(pairs) < 200:
+    # Resolve every row's arguments first: a kwarg error stops the run before any work is done.
+    jobs = [(row, response, resolve_row(row, ScoringMode(mode))) for row, response in pairs]
+    if workers <= 1 or len(jobs) < 200:
         out = []
-        for row, response in pairs:
-            out.append(score_row(row, response, mode))
+        for row, response, args in jobs:
+            out.append(score_row(row, response, mode, args))
             if on_progress:
                 on_progress(1)
         return out
     for rules in {get_rules(row.language, row.subset, mode) for row, _ in pairs}:
         rules.warm_up()  # load models once here; forked workers inherit them
-    n_chunks = min(len(pairs), workers * 8)
+    n_chunks = min(len(jobs), workers * 8)
     # Interleaved chunks, so languages with costlier checks (English) spread over all workers.
-    chunks = [pairs[i::n_chunks] for i in range(n_chunks)]
+    chunks = [jobs[i::n_chunks] for i in range(n_chunks)]
     results: list[list[RowScore]] = [[] for _ in range(n_chunks)]
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)

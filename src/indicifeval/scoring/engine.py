@@ -14,7 +14,7 @@ from typing import Any
 from indicifeval._version import __version__
 from indicifeval.checkers import REGISTRY, Draw, KwargError, ScoringMode, TextView, get_rules, resolve_args
 from indicifeval.dataset import Row
-from indicifeval.scoring.loose import LOOSE_LABELS, loose_variants
+from indicifeval.text.variants import LOOSE_CUTS
 
 
 @dataclass
@@ -73,31 +73,31 @@ def score_row(row: Row, response: str | None, mode: ScoringMode | str = ScoringM
         return RowScore(row.key, row.language, row.subset, ids, [False] * n, [False] * n, False, False,
                         [why] * n, missing, mode.value, __version__)
 
-    variants = loose_variants(text)
-    views: dict[str, TextView] = {}
-
-    def view_of(t: str) -> TextView:
-        v = views.get(t)
-        if v is None:
-            v = views[t] = TextView(t, rules)
-        return v
+    base = TextView(text, rules)
+    views: dict[str, TextView] = {text: base}
+    cut_texts: list[str] = []  # the loose variants, cut once, when an instruction first fails
 
     strict, loose, explanations = [], [], []
     for iid, a in zip(ids, args):
         fn = REGISTRY[iid].fn
-        ok, why = _run(fn, view_of(text), a, rules)
+        ok, why = _run(fn, base, a, rules)
         strict.append(ok)
         loose_ok = ok
         if not ok:
             tried = {text}
-            for label, variant in zip(LOOSE_LABELS[1:], variants[1:]):
+            if not cut_texts:
+                cut_texts = [cut.apply(text) for cut in LOOSE_CUTS[1:]]
+            for cut, variant in zip(LOOSE_CUTS[1:], cut_texts):
                 if variant in tried or not variant.strip():
                     continue
                 tried.add(variant)
-                v_ok, v_why = _run(fn, view_of(variant), a, rules)
+                view = views.get(variant)
+                if view is None:
+                    view = views[variant] = TextView(variant, rules, base, cut)
+                v_ok, v_why = _run(fn, view, a, rules)
                 if v_ok:
                     loose_ok = True
-                    why = f"{why}; loose: passes {label} ({v_why})"
+                    why = f"{why}; loose: passes {cut.label} ({v_why})"
                     break
         loose.append(loose_ok)
         explanations.append(why)

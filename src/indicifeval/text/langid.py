@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from indicifeval.languages import world_languages
-from indicifeval.text.normalize import strip_controls
+from indicifeval.text.normalize import nfc, strip_controls
 from indicifeval.text.scripts import script_counts
 
 LATIN_SHARE_FOR_LATIN = 0.7
@@ -96,7 +96,7 @@ def _marked_language(text: str, candidates: tuple[str, ...]) -> str | None:
 def _cld2_choice(text: str, candidates: tuple[str, ...]) -> str | None:
     import pycld2
 
-    sample = strip_controls(text[:_MAX_CHARS])
+    sample = nfc(strip_controls(text[:_MAX_CHARS]))
     try:
         _, _, details = pycld2.detect(sample, bestEffort=True)
     except (pycld2.error, ValueError, UnicodeError):

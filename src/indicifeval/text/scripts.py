@@ -18,12 +18,12 @@ def script_of(ch: str) -> str | None:
     return None
 
 
-def script_counts(text: str, sample: int = 1200) -> Counter[str]:
+def script_counts(text: str, sample: int = 600) -> Counter[str]:
     """Letters (and marks) per script; digits, punctuation and unknown characters are ignored.
     Long texts are read at ``sample`` evenly spaced positions (a fixed stride, so the result
     is deterministic), which estimates the script shares closely at a fraction of the cost."""
     if len(text) > sample:
-        text = text[:: len(text) // sample]
+        text = text[:: -(-len(text) // sample)]
     counts: Counter[str] = Counter()
     for ch, n in Counter(text).items():
         if not ch.isalpha() and not _is_mark(ch):
