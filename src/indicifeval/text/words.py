@@ -47,8 +47,20 @@ def paper_tokens(text: str, tokenizer: str) -> list[str]:
     pattern = _URDU_PUNCT if tokenizer == "urdu" else _INDIC_PUNCT
     padded = _SPACES.sub(" ", pattern.sub(r" \1 ", text.replace("\t", " "))).strip(" ")
     if tokenizer != "urdu":
-        padded = _NUMBER_SEQ.sub(lambda m: m.group(0).replace(" ", ""), padded)
+        padded = _join_number_sequences(padded)
     return padded.split(" ")
+
+
+def _join_number_sequences(s: str) -> str:
+    """"1 , 000 . 50" -> "1,000.50", except (as in indic-nlp) a sequence at the very start."""
+    out, prev = [], 0
+    for m in _NUMBER_SEQ.finditer(s):
+        if m.start() > prev:
+            out.append(s[prev : m.start()])
+            out.append(m.group(0).replace(" ", ""))
+            prev = m.end()
+    out.append(s[prev:])
+    return "".join(out)
 
 
 def count_words_paper(text: str, tokenizer: str) -> int:
