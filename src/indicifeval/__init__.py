@@ -8,7 +8,6 @@ __all__ = [
     "score_rows",
     "load_rows",
     "load_responses",
-    "load_dataset",
     "get_profile",
     "list_languages",
     "ScoreResult",
@@ -27,7 +26,7 @@ def __getattr__(name: str):
         from indicifeval.checkers.rules import ScoringMode
 
         return ScoringMode
-    if name in {"load_rows", "load_responses", "load_dataset", "InputError"}:
+    if name in {"load_rows", "load_responses", "InputError"}:
         from indicifeval import dataset
 
         return getattr(dataset, name)

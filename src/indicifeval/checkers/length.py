@@ -87,7 +87,7 @@ def _nth_first_word_reference(view: TextView, args: dict, rules: Rules):
     or/pa) also stops the word at '*'."""
     pieces = view.text.split("\n\n")
     count = sum(1 for p in pieces if p.strip())
-    nth, wanted, num = args["nth_paragraph"], args["first_word"], args["num_paragraphs"]
+    nth, wanted, num = args["nth_paragraph"], args["first_word"].lower(), args["num_paragraphs"]
     if nth > count:
         return False, f"no paragraph {nth} ({count} paragraphs)"
     paragraph = pieces[nth - 1].strip()

@@ -141,7 +141,8 @@ def resolve_args(instruction_id: str, kwargs: dict, rules: Rules, draw: Draw) ->
 
 
 def _resolve_paper(spec: Checker, kwargs: dict, rules: Rules, draw: Draw) -> dict:
-    # The authors keep only truthy kwargs, then draw a default for anything missing.
+    # The authors keep only truthy kwargs, then draw a default for anything missing. A relation
+    # "exactly" (their code would raise on it) is honoured as written.
     given = {k: v for k, v in kwargs.items() if v}
     args = {}
     for p in spec.params:
@@ -150,8 +151,6 @@ def _resolve_paper(spec: Checker, kwargs: dict, rules: Rules, draw: Draw) -> dic
             value = value.strip()
         if p.kind == "int" and value is not None and value < 0:
             value = None
-        if p.kind == "relation" and value == "exactly":
-            value = value  # not in the authors' code (it would raise); honoured as written
         if value is None and p.paper_default is not None:
             value = p.paper_default(draw, rules.profile)
         args[p.name] = value

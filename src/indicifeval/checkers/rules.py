@@ -144,7 +144,6 @@ class Rules:
         self.mode = ScoringMode(mode)
         self.paper = self.mode is ScoringMode.PAPER
         self.ifeval = profile.text_rules == "ifeval"  # English: IFEval's own rules, both modes
-        self.indic_paper = self.paper and not self.ifeval
         self.indic_fixed = not self.paper and not self.ifeval
         quirks = profile.paper
         self._tokenizer = quirks.word_tokenizer if quirks else "indic"

@@ -10,7 +10,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from indicifeval._version import __version__
 from indicifeval.checkers import ScoringMode, get_rules
 from indicifeval.dataset import InputError, Responses, Row, load_responses, load_rows
 from indicifeval.scoring.engine import RowScore, resolve_row, score_row
@@ -130,4 +129,4 @@ def score(
     return ScoreResult(scores, summary, mode.value, notes)
 
 
-__all__ = ["ScoreResult", "score", "score_rows", "__version__"]
+__all__ = ["ScoreResult", "pair_responses", "score", "score_rows"]

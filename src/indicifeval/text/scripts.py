@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from functools import lru_cache
 
@@ -36,6 +37,4 @@ def script_counts(text: str, sample: int = 600) -> Counter[str]:
 
 @lru_cache(maxsize=65536)
 def _is_mark(ch: str) -> bool:
-    import unicodedata
-
     return unicodedata.category(ch).startswith("M")
