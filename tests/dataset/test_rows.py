@@ -120,3 +120,8 @@ def test_bad_response_line(tmp_path):
     with pytest.raises(InputError) as err:
         load_responses(path)
     assert err.value.line == 2 and err.value.field == "response"
+
+
+def test_integer_and_string_keys_match(tmp_path):
+    path = write_jsonl(tmp_path / "r.jsonl", [{"key": "7", "response": "a"}])
+    assert load_responses(path).lookup(load_rows([GOOD])[0]) == "a"

@@ -31,9 +31,11 @@ class Responses:
         return len(self.by_uid) + sum(len(v) for v in self.by_key.values()) + len(self.by_prompt)
 
     def lookup(self, row: Row) -> str | None:
-        if row.uid in self.by_uid:
-            return self.by_uid[row.uid]
-        hits = self.by_key.get(row.key)
+        for key in _key_forms(row.key):  # a key written as 7 in one file may be "7" in another
+            uid = (row.language, row.subset, key)
+            if uid in self.by_uid:
+                return self.by_uid[uid]
+        hits = next((self.by_key[k] for k in _key_forms(row.key) if k in self.by_key), None)
         if hits:
             if len(hits) > 1:
                 raise InputError(
@@ -41,6 +43,14 @@ class Responses:
                 )
             return hits[0]
         return self.by_prompt.get(row.prompt)
+
+
+def _key_forms(key: Any) -> tuple:
+    if isinstance(key, int):
+        return (key, str(key))
+    if isinstance(key, str) and key.strip().lstrip("-").isdigit():
+        return (key, int(key))
+    return (key,)
 
 
 def _response_text(record: dict, source: Source) -> str:
