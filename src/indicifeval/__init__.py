@@ -8,6 +8,7 @@ __all__ = [
     "score_rows",
     "load_rows",
     "load_responses",
+    "load_dataset",
     "get_profile",
     "list_languages",
     "ScoreResult",
@@ -26,7 +27,7 @@ def __getattr__(name: str):
         from indicifeval.checkers.rules import ScoringMode
 
         return ScoringMode
-    if name in {"load_rows", "load_responses", "InputError"}:
+    if name in {"load_rows", "load_responses", "load_dataset", "InputError"}:
         from indicifeval import dataset
 
         return getattr(dataset, name)

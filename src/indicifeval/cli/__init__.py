@@ -6,9 +6,9 @@ import argparse
 import sys
 
 from indicifeval._version import __version__
-from indicifeval.cli import info, score_cmd
+from indicifeval.cli import info, run_cmd, score_cmd
 
-SUBCOMMANDS = (score_cmd, info)
+SUBCOMMANDS = (run_cmd, score_cmd, info)
 
 
 def build_parser() -> argparse.ArgumentParser:

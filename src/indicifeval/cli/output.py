@@ -61,3 +61,31 @@ def progress_bar(total: int, description: str, enabled: bool = True):
     ) as progress:
         task = progress.add_task(description, total=total)
         yield lambda n=1: progress.advance(task, n)
+
+
+@contextmanager
+def run_progress(enabled: bool = True):
+    """Yields (on_total(total, done), on_progress(n)) for a generation run: a bar with rate
+    and ETA on an interactive terminal, nothing otherwise."""
+    if not enabled or not sys.stderr.isatty():
+        yield (lambda total, done: None), (lambda n=1: None)
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn
+    from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("generating"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+        TimeRemainingColumn(), console=err_console, transient=True,
+    ) as progress:
+        task = progress.add_task("generate", total=None, rate="")
+
+        def on_total(total: int, done: int) -> None:
+            progress.update(task, total=total, completed=done)
+
+        def on_progress(n: int = 1) -> None:
+            progress.advance(task, n)
+            speed = progress.tasks[0].speed
+            progress.update(task, rate=f"{speed:.1f}/s" if speed else "")
+
+        yield on_total, on_progress

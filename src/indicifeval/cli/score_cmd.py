@@ -17,14 +17,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="score model responses (strict and loose, prompt and instruction level)",
         description="Score model responses against IndicIFEval rows and write scores.jsonl and summary.json.",
     )
-    p.add_argument("--data", required=True, help="rows: JSONL, JSON array, Parquet (file or folder), or 'sample'")
+    p.add_argument("--data", help="rows: JSONL, JSON array, Parquet (file or folder), or 'sample'")
+    p.add_argument("--run", help="re-score a run folder (from `indicifeval run`) instead; no generation")
     p.add_argument("--responses", help="responses: {key, response} JSONL, IFEval {prompt, response}, lm-eval "
                    "--log_samples, or 'sample' (the default with --data sample)")
     p.add_argument("--language", help="language of rows that carry no 'language' field")
     p.add_argument("--subset", choices=SUBSETS, help="subset of rows that carry no 'subset' field (default trans)")
     p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed",
                    help="fixed: corrected semantics (default); paper: the authors' published scorer")
-    p.add_argument("--out", required=True, help="output directory for scores.jsonl and summary.json")
+    p.add_argument("--out", help="output directory for scores.jsonl and summary.json (with --run: default the "
+                   "run folder, as scores.<mode>.jsonl when the mode differs from the run's)")
     p.add_argument("--allow-missing", action="store_true", help="score rows without a response as failing")
     p.add_argument("--workers", type=int, default=1, help="processes to score with (0 = one per core)")
     p.add_argument("--quiet", action="store_true", help="no table, no progress bar")
@@ -35,6 +37,11 @@ def run(args: argparse.Namespace) -> int:
     from indicifeval.cli.output import console, err_console, progress_bar, summary_tables
     from indicifeval.scoring.api import score
 
+    if args.run:
+        return rescore_run(args)
+    if not args.data or not args.out:
+        err_console.print("error: --data and --out are required (or --run FOLDER)", soft_wrap=True)
+        return 2
     responses = args.responses or ("sample" if args.data == "sample" else None)
     if responses is None:
         err_console.print("error: --responses is required (except with --data sample)", soft_wrap=True)
@@ -55,4 +62,32 @@ def run(args: argparse.Namespace) -> int:
         for note in result.notes:
             err_console.print(f"note: {note}", soft_wrap=True)
         console.print(f"wrote {out / 'scores.jsonl'} and {out / 'summary.json'}", soft_wrap=True)
+    return 0
+
+
+def rescore_run(args: argparse.Namespace) -> int:
+    from indicifeval.cli.output import console, err_console, summary_tables
+    from indicifeval.runs.runner import score_folder
+    from indicifeval.runs.store import RunStore
+
+    try:
+        result = score_folder(args.run, args.scoring)
+        manifest = RunStore(args.run).read_manifest() or {}
+    except InputError as exc:
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True, soft_wrap=True)
+        return 1
+    if args.out:
+        out = result.write(args.out)
+        written = [out / "scores.jsonl", out / "summary.json"]
+    elif manifest.get("scoring", "fixed") == args.scoring:
+        out = result.write(args.run)
+        written = [out / "scores.jsonl", out / "summary.json"]
+    else:
+        written = result.write_named(args.run, args.scoring)
+    if not args.quiet:
+        for table in summary_tables(result.summary):
+            console.print(table)
+        for note in result.notes:
+            err_console.print(f"note: {note}", soft_wrap=True)
+        console.print("wrote " + " and ".join(str(p) for p in written), soft_wrap=True)
     return 0

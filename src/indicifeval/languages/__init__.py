@@ -1,6 +1,7 @@
 """Language profiles: every per-language fact the scorer needs, loaded from JSON data."""
 
 from indicifeval.languages.profile import (
+    INDIC_CODES,
     LanguageProfile,
     UnknownLanguageError,
     get_profile,
@@ -12,6 +13,7 @@ from indicifeval.languages.profile import (
 )
 
 __all__ = [
+    "INDIC_CODES",
     "LanguageProfile",
     "UnknownLanguageError",
     "get_profile",

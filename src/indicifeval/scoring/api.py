@@ -24,15 +24,26 @@ class ScoreResult:
     notes: list[str] = field(default_factory=list)
 
     def write(self, out_dir: str | Path) -> Path:
+        """``scores.jsonl`` and ``summary.json`` in ``out_dir``."""
         out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        tmp = out / "scores.jsonl.tmp"
+        self._write(out / "scores.jsonl", out / "summary.json")
+        return out
+
+    def write_named(self, out_dir: str | Path, tag: str) -> list[Path]:
+        """``scores.<tag>.jsonl`` and ``summary.<tag>.json``, beside another mode's files."""
+        out = Path(out_dir)
+        paths = [out / f"scores.{tag}.jsonl", out / f"summary.{tag}.json"]
+        self._write(*paths)
+        return paths
+
+    def _write(self, scores_path: Path, summary_path: Path) -> None:
+        scores_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = scores_path.with_name(scores_path.name + ".tmp")
         with tmp.open("w", encoding="utf-8") as fh:
             for s in self.scores:
                 fh.write(json.dumps(s.to_json(), ensure_ascii=False) + "\n")
-        tmp.replace(out / "scores.jsonl")
-        (out / "summary.json").write_text(json.dumps(self.summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        return out
+        tmp.replace(scores_path)
+        summary_path.write_text(json.dumps(self.summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
 def _score_chunk(chunk: list[tuple[Row, str | None, list[dict]]], mode: str) -> list[RowScore]:

@@ -1,0 +1,53 @@
+"""The one interface every backend implements, and the backend registry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from indicifeval.runs.requests import GenerationConfig, GenerationRequest, GenerationResult
+
+OnResult = Callable[[GenerationResult], None]
+
+
+class BackendError(RuntimeError):
+    """A backend could not be set up or a request failed for good."""
+
+
+class MissingDependency(BackendError):
+    def __init__(self, backend: str, package: str, extra: str):
+        super().__init__(
+            f"the {backend} backend needs {package}: pip install 'indicifeval[{extra}]'"
+        )
+
+
+class Backend(Protocol):
+    name: str
+
+    def describe(self) -> dict[str, Any]:
+        """Backend settings for the manifest (never secrets), e.g. the chat-template hash."""
+
+    def generate(self, requests: Sequence[GenerationRequest], on_result: OnResult) -> None:
+        """Generate every request, calling ``on_result`` as each one completes (in any order).
+        Raises BackendError if a request fails for good; results already delivered stay."""
+
+
+BackendFactory = Callable[..., Backend]
+_REGISTRY: dict[str, tuple[str, str]] = {
+    # name -> (module, factory attribute); modules are imported only when chosen
+    "openai": ("indicifeval.runs.backends.openai_http", "OpenAIBackend"),
+    "hf": ("indicifeval.runs.backends.hf", "HFBackend"),
+    "vllm": ("indicifeval.runs.backends.vllm_offline", "VLLMBackend"),
+}
+
+BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
+
+
+def create_backend(name: str, config: GenerationConfig, **options: Any) -> Backend:
+    if name not in _REGISTRY:
+        raise BackendError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+    import importlib
+
+    module_name, attr = _REGISTRY[name]
+    factory = getattr(importlib.import_module(module_name), attr)
+    return factory(config, **options)

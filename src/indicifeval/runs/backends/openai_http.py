@@ -1,0 +1,181 @@
+"""Any OpenAI-compatible server (vLLM, SGLang, TGI, llama.cpp, hosted APIs) over
+``/v1/chat/completions``: async, bounded concurrency, retries with backoff and jitter.
+
+Retried: 429, 5xx, 408, timeouts, dropped connections and unreadable answers; a
+``Retry-After`` header sets the wait. Other 4xx are the caller's mistake and stop the run.
+The API key comes from an environment variable and is sent only in the request header.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import os
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
+from indicifeval.runs.requests import GenerationConfig, GenerationRequest, GenerationResult
+
+RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+
+
+class _Retryable(Exception):
+    def __init__(self, why: str, wait: float | None = None):
+        super().__init__(why)
+        self.wait = wait
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def build_payload(config: GenerationConfig, request: GenerationRequest, extra_body: dict | None = None) -> dict:
+    payload: dict[str, Any] = {
+        "model": config.model,
+        "messages": request.messages,
+        "max_tokens": config.max_tokens,
+        "temperature": config.temperature,
+        "top_p": config.top_p,
+        "seed": config.seed,
+    }
+    if config.thinking is not None:
+        # vLLM and SGLang pass these to the chat template (Qwen3, DeepSeek-R1 distills, ...)
+        payload["chat_template_kwargs"] = {"enable_thinking": config.thinking}
+    payload.update(extra_body or {})
+    return payload
+
+
+def parse_completion(uid: str, body: Any) -> GenerationResult:
+    """The answer text, separate reasoning, finish reason and usage of a chat completion."""
+    try:
+        choice = body["choices"][0]
+        message = choice.get("message") or {}
+        content = message.get("content")
+        if content is None and "text" in choice:
+            content = choice["text"]
+        reasoning = message.get("reasoning_content") or message.get("reasoning")
+        if content is not None and not isinstance(content, str):
+            raise TypeError("content is not a string")
+        return GenerationResult(uid, content or "", choice.get("finish_reason"), reasoning, body.get("usage") or {})
+    except (KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise _Retryable(f"unexpected answer shape ({exc})") from None
+
+
+class OpenAIBackend:
+    name = "openai"
+
+    def __init__(
+        self,
+        config: GenerationConfig,
+        base_url: str = "http://127.0.0.1:8000/v1",
+        concurrency: int = 16,
+        timeout_s: float = 600.0,
+        max_retries: int = 8,
+        backoff_base_s: float = 0.5,
+        backoff_max_s: float = 60.0,
+        api_key_env: str = "OPENAI_API_KEY",
+        extra_body: dict | None = None,
+    ):
+        try:
+            import aiohttp  # noqa: F401
+        except ImportError:
+            raise MissingDependency("openai", "aiohttp", "openai") from None
+        self.config = config
+        self.base_url = base_url.rstrip("/")
+        self.concurrency = max(1, int(concurrency))
+        self.timeout_s = timeout_s
+        self.max_retries = max_retries
+        self.backoff_base_s = backoff_base_s
+        self.backoff_max_s = backoff_max_s
+        self.api_key_env = api_key_env
+        self.extra_body = extra_body or {}
+        self._rng = random.Random()  # jitter only; never affects what is generated
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "base_url": self.base_url, "concurrency": self.concurrency,
+                "api_key_env": self.api_key_env, "chat_template_hash": None}
+
+    def generate(self, requests: Sequence[GenerationRequest], on_result: OnResult) -> None:
+        if requests:
+            asyncio.run(self._generate_all(list(requests), on_result))
+
+    async def _generate_all(self, requests: list[GenerationRequest], on_result: OnResult) -> None:
+        import aiohttp
+
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(self.api_key_env)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        connector = aiohttp.TCPConnector(limit=self.concurrency)
+        timeout = aiohttp.ClientTimeout(total=self.timeout_s)
+        queue: asyncio.Queue[GenerationRequest] = asyncio.Queue()
+        for r in requests:
+            queue.put_nowait(r)
+        failures: list[str] = []
+        async with aiohttp.ClientSession(headers=headers, connector=connector, timeout=timeout) as session:
+
+            async def worker() -> None:
+                while not failures:
+                    try:
+                        request = queue.get_nowait()
+                    except asyncio.QueueEmpty:
+                        return
+                    try:
+                        on_result(await self._one(session, request))
+                    except BackendError as exc:
+                        failures.append(str(exc))
+
+            await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(requests)))))
+        if failures:
+            raise BackendError(f"{len(failures)} request(s) failed; finished items are kept, run again to resume. "
+                               f"First: {failures[0]}")
+
+    async def _one(self, session, request: GenerationRequest) -> GenerationResult:
+        import aiohttp
+
+        payload = build_payload(self.config, request, self.extra_body)
+        url = f"{self.base_url}/chat/completions"
+        started = time.monotonic()
+        last = ""
+        for attempt in range(1, self.max_retries + 2):
+            try:
+                async with session.post(url, json=payload) as response:
+                    raw = await response.read()
+                    status, retry_after = response.status, response.headers.get("Retry-After")
+                if status in RETRY_STATUS:
+                    raise _Retryable(f"HTTP {status}", parse_retry_after(retry_after))
+                if status >= 400:
+                    text = raw[:200].decode("utf-8", "replace")
+                    raise BackendError(f"{request.uid}: HTTP {status}: {text}")
+                try:
+                    body = json.loads(raw)
+                except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
+                    raise _Retryable("malformed JSON") from None
+                result = parse_completion(request.uid, body)
+                result.latency_s = time.monotonic() - started
+                result.attempts = attempt
+                return result
+            except (_Retryable, asyncio.TimeoutError, aiohttp.ClientError) as exc:
+                last = f"{exc.__class__.__name__}: {exc}"
+                if attempt > self.max_retries:
+                    break
+                wait = getattr(exc, "wait", None)
+                if wait is None:  # exponential backoff with full jitter
+                    wait = self._rng.uniform(0, min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1)))
+                await asyncio.sleep(min(wait, self.backoff_max_s))
+        raise BackendError(f"{request.uid}: gave up after {self.max_retries + 1} attempts ({last})")

@@ -1,0 +1,262 @@
+"""A loopback OpenAI-compatible chat server for tests, benchmarks and demos.
+
+It answers ``POST /v1/chat/completions`` (and ``GET /v1/models``) over HTTP/1.1 keep-alive,
+from a table of prompt -> answer (e.g. the bundled sample's responses) or an echo, and can
+misbehave on purpose: 429 with Retry-After, 500, answers slower than the client's timeout,
+dropped connections, malformed JSON. Faults are planned deterministically per prompt and
+attempt, and never hit the same prompt more than ``max_faults_per_prompt`` times, so a client
+that retries enough always finishes.
+
+    python -m indicifeval.runs.fake_server --port 8000 --answers sample
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import random
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+FAULTS = ("429", "500", "slow", "drop", "malformed")
+
+
+@dataclass
+class FaultPlan:
+    rate: float = 0.0
+    kinds: tuple[str, ...] = FAULTS
+    max_faults_per_prompt: int = 2
+    retry_after_s: float = 0.05
+    slow_s: float = 2.0
+    seed: int = 0
+
+    def fault_for(self, prompt: str, attempt: int) -> str | None:
+        if attempt >= self.max_faults_per_prompt or self.rate <= 0:
+            return None
+        rng = random.Random(f"{self.seed}|{attempt}|{hashlib.sha1(prompt.encode()).hexdigest()}")
+        return rng.choice(self.kinds) if rng.random() < self.rate else None
+
+
+@dataclass
+class ServerConfig:
+    answers: dict[str, str] = field(default_factory=dict)  # prompt -> answer
+    latency_s: float = 0.0
+    reasoning: str = "none"  # none | separate (reasoning_content) | inline (<think>) | unterminated
+    faults: FaultPlan = field(default_factory=FaultPlan)
+    api_key: str | None = None  # if set, requests must carry "Authorization: Bearer <key>"
+
+
+def default_answer(prompt: str) -> str:
+    return f"Answer: {prompt[:60]}"
+
+
+class FakeOpenAIServer:
+    """Run it in a background thread: ``with FakeOpenAIServer(config) as server: server.url``."""
+
+    def __init__(self, config: ServerConfig | None = None, host: str = "127.0.0.1", port: int = 0):
+        self.config = config or ServerConfig()
+        self.host, self.port = host, port
+        self.attempts: Counter[str] = Counter()  # prompt -> requests seen
+        self.faults_served: Counter[str] = Counter()
+        self.requests = 0
+        self.seen_auth: set[str] = set()
+        self.seen_bodies: list[dict] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server: asyncio.base_events.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._lock = threading.Lock()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    def __enter__(self) -> FakeOpenAIServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._serve, name="fake-openai", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(10):
+            raise RuntimeError("fake server did not start")
+
+    def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def _serve(self) -> None:
+        loop = self._loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        self._server = loop.run_until_complete(asyncio.start_server(self._handle, self.host, self.port, backlog=1024))
+        self.port = self._server.sockets[0].getsockname()[1]
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            self._server.close()
+            loop.run_until_complete(self._server.wait_closed())
+            loop.close()
+
+    def serve_forever(self) -> None:
+        """Foreground use (the __main__ entry)."""
+        self._serve()
+
+    # -- HTTP ---------------------------------------------------------------------------------
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                method, path, _ = lines[0].split(" ", 2)
+                headers = {}
+                for line in lines[1:]:
+                    if ":" in line:
+                        k, v = line.split(":", 1)
+                        headers[k.strip().lower()] = v.strip()
+                body = await reader.readexactly(int(headers.get("content-length", "0") or 0))
+                keep = await self._respond(method, path, headers, body, writer)
+                if not keep:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError, ValueError):
+            pass
+        finally:
+            try:
+                writer.close()
+            except Exception:
+                pass
+
+    @staticmethod
+    def _send(writer, status: int, payload: bytes, extra: dict | None = None) -> None:
+        reason = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
+                  500: "Internal Server Error"}.get(status, "OK")
+        head = [f"HTTP/1.1 {status} {reason}", "Content-Type: application/json",
+                f"Content-Length: {len(payload)}", "Connection: keep-alive"]
+        head += [f"{k}: {v}" for k, v in (extra or {}).items()]
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + payload)
+
+    async def _respond(self, method, path, headers, body, writer) -> bool:
+        cfg = self.config
+        if cfg.api_key is not None and headers.get("authorization") != f"Bearer {cfg.api_key}":
+            self._send(writer, 401, b'{"error": {"message": "bad api key"}}')
+            await writer.drain()
+            return True
+        self.seen_auth.add(headers.get("authorization", ""))
+        if method == "GET" and path.rstrip("/").endswith("/models"):
+            self._send(writer, 200, json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
+            await writer.drain()
+            return True
+        if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
+            self._send(writer, 404, b'{"error": {"message": "not found"}}')
+            await writer.drain()
+            return True
+        try:
+            request = json.loads(body)
+            messages = request["messages"]
+            prompt = messages[-1]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            self._send(writer, 400, b'{"error": {"message": "bad request"}}')
+            await writer.drain()
+            return True
+        with self._lock:
+            attempt = self.attempts[prompt]
+            self.attempts[prompt] += 1
+            self.requests += 1
+            if len(self.seen_bodies) < 10000:
+                self.seen_bodies.append(request)
+        fault = cfg.faults.fault_for(prompt, attempt)
+        if fault:
+            with self._lock:
+                self.faults_served[fault] += 1
+        if cfg.latency_s:
+            await asyncio.sleep(cfg.latency_s)
+        if fault == "429":
+            self._send(writer, 429, b'{"error": {"message": "rate limited"}}', {"Retry-After": f"{cfg.faults.retry_after_s}"})
+        elif fault == "500":
+            self._send(writer, 500, b'{"error": {"message": "boom"}}')
+        elif fault == "slow":
+            await asyncio.sleep(cfg.faults.slow_s)
+            self._send(writer, 200, self._completion(request, prompt))
+        elif fault == "drop":
+            writer.transport.abort()
+            return False
+        elif fault == "malformed":
+            self._send(writer, 200, b'{"id": "x", "choices": [{"message": {"content": "trunc')
+        else:
+            self._send(writer, 200, self._completion(request, prompt))
+        await writer.drain()
+        return True
+
+    def _completion(self, request: dict, prompt: str) -> bytes:
+        cfg = self.config
+        answer = cfg.answers.get(prompt, default_answer(prompt))
+        max_tokens = request.get("max_tokens") or request.get("max_completion_tokens")
+        finish = "stop"
+        words = answer.split(" ")
+        if max_tokens is not None and len(words) > max_tokens:  # one "token" per word here
+            answer, finish = " ".join(words[:max_tokens]), "length"
+        message: dict = {"role": "assistant", "content": answer}
+        thinking = (request.get("chat_template_kwargs") or {}).get("enable_thinking", True)
+        if cfg.reasoning == "separate" and thinking:
+            message["reasoning_content"] = f"Thinking about: {prompt[:40]}"
+        elif cfg.reasoning == "inline" and thinking:
+            message["content"] = f"<think>Thinking about: {prompt[:40]}</think>\n\n{answer}"
+        elif cfg.reasoning == "unterminated" and thinking:
+            message["content"], finish = f"<think>Thinking about: {prompt[:40]} and more", "length"
+        payload = {
+            "id": f"chatcmpl-{self.requests}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.get("model", "fake"),
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": len(message["content"].split()),
+                      "total_tokens": len(prompt.split()) + len(message["content"].split())},
+        }
+        return json.dumps(payload, ensure_ascii=False).encode("utf-8")
+
+
+def sample_answers() -> dict[str, str]:
+    """prompt -> response for the bundled sample (each prompt's passing response)."""
+    from indicifeval.dataset import load_responses, load_rows
+
+    responses = load_responses("sample")
+    answers: dict[str, str] = {}
+    for row in load_rows("sample"):
+        text = responses.lookup(row)
+        if text is not None and (row.prompt not in answers or str(row.key).endswith("-pass")):
+            answers[row.prompt] = text
+    return answers
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="A loopback OpenAI-compatible server for tests and demos.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--answers", choices=["echo", "sample"], default="sample")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
+    parser.add_argument("--reasoning", choices=["none", "separate", "inline", "unterminated"], default="none")
+    parser.add_argument("--fault-rate", type=float, default=0.0)
+    args = parser.parse_args(argv)
+    config = ServerConfig(answers=sample_answers() if args.answers == "sample" else {}, latency_s=args.latency,
+                          reasoning=args.reasoning, faults=FaultPlan(rate=args.fault_rate))
+    server = FakeOpenAIServer(config, args.host, args.port)
+    print(f"serving on http://{args.host}:{args.port}/v1", flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
+
+
+__all__ = ["FAULTS", "FakeOpenAIServer", "FaultPlan", "ServerConfig", "sample_answers"]
