@@ -5,7 +5,7 @@ from pathlib import Path
 
 import indicifeval
 
-LAYERS = ["_version", "languages", "text", "checkers", "dataset", "scoring", "cli"]
+LAYERS = ["_version", "languages", "text", "checkers", "dataset", "scoring", "runs", "cli"]
 ROOT = Path(indicifeval.__file__).parent
 
 

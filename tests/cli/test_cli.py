@@ -77,3 +77,13 @@ def test_console_script_and_new_language_profile(tmp_path):
     assert proc.returncode == 0, proc.stderr
     line = json.loads((tmp_path / "o" / "scores.jsonl").read_text(encoding="utf-8"))
     assert line["language"] == "bho" and line["strict"] == [True]
+
+
+def test_reasoning_is_cut_off_response_files(tmp_path):
+    data = write(tmp_path / "d.jsonl", [GOOD])
+    resp = write(tmp_path / "r.jsonl", [{"key": 1, "response": "<think>hmm, commas, commas</think>\n\nबिना अल्पविराम"}])
+    assert main(["score", "--data", data, "--responses", resp, "--out", str(tmp_path / "a"), "--quiet"]) == 0
+    assert json.loads((tmp_path / "a" / "scores.jsonl").read_text())["strict"] == [True]
+    assert main(["score", "--data", data, "--responses", resp, "--out", str(tmp_path / "b"), "--quiet",
+                 "--keep-reasoning"]) == 0
+    assert json.loads((tmp_path / "b" / "scores.jsonl").read_text())["strict"] == [False]

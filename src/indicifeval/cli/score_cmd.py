@@ -28,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="output directory for scores.jsonl and summary.json (with --run: default the "
                    "run folder, as scores.<mode>.jsonl when the mode differs from the run's)")
     p.add_argument("--allow-missing", action="store_true", help="score rows without a response as failing")
+    p.add_argument("--keep-reasoning", action="store_true",
+                   help="score responses as they are; by default a <think>…</think> block is cut off first")
     p.add_argument("--workers", type=int, default=1, help="processes to score with (0 = one per core)")
     p.add_argument("--quiet", action="store_true", help="no table, no progress bar")
     p.set_defaults(handler=run)
@@ -51,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
         loaded = load_responses(responses)
         with progress_bar(len(rows), "scoring", enabled=not args.quiet) as advance:
             result = score(rows, loaded, scoring=args.scoring, allow_missing=args.allow_missing,
+                           strip_reasoning=not args.keep_reasoning,
                            workers=args.workers, on_progress=advance)
     except (InputError, UnknownLanguageError) as exc:
         err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True, soft_wrap=True)

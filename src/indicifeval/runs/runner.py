@@ -15,7 +15,7 @@ from indicifeval.dataset import InputError, Row, load_dataset, load_rows
 from indicifeval.runs.backends import Backend, BackendError, create_backend
 from indicifeval.runs.requests import GenerationConfig, GenerationRequest, GenerationResult, uid_of
 from indicifeval.runs.store import ROWS, RunMismatch, RunStore, now_iso, result_record
-from indicifeval.runs.thinking import split_reasoning
+from indicifeval.text.reasoning import split_reasoning
 from indicifeval.scoring.api import ScoreResult, score_rows
 from indicifeval.scoring.summary import summarize
 

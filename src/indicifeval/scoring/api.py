@@ -14,6 +14,7 @@ from indicifeval.checkers import ScoringMode, get_rules
 from indicifeval.dataset import InputError, Responses, Row, load_responses, load_rows
 from indicifeval.scoring.engine import RowScore, resolve_row, score_row
 from indicifeval.scoring.summary import summarize
+from indicifeval.text.reasoning import CLOSE_TAG, OPEN_TAG, split_reasoning
 
 
 @dataclass
@@ -86,7 +87,11 @@ def score_rows(
     return out
 
 
-def pair_responses(rows: list[Row], responses: Responses, allow_missing: bool) -> tuple[list[tuple[Row, str | None]], int]:
+def pair_responses(
+    rows: list[Row], responses: Responses, allow_missing: bool, strip_reasoning: bool = True
+) -> tuple[list[tuple[Row, str | None]], int]:
+    """(row, response) for every row; a ``<think>…</think>`` block is cut off the response
+    unless ``strip_reasoning`` is False (reasoning is never what the instructions ask for)."""
     pairs, missing = [], 0
     for row in rows:
         try:
@@ -102,6 +107,8 @@ def pair_responses(rows: list[Row], responses: Responses, allow_missing: bool) -
                     src.file if src else None, src.line if src else None, "response",
                 )
             missing += 1
+        elif strip_reasoning:
+            text = split_reasoning(text).answer if (CLOSE_TAG in text or OPEN_TAG in text) else text
         pairs.append((row, text))
     return pairs, missing
 
@@ -114,6 +121,7 @@ def score(
     subset: str | None = None,
     scoring: ScoringMode | str = ScoringMode.FIXED,
     allow_missing: bool = False,
+    strip_reasoning: bool = True,
     workers: int = 1,
     on_progress: Callable[[int], None] | None = None,
 ) -> ScoreResult:
@@ -127,7 +135,7 @@ def score(
     rows = load_rows(data, language=language, subset=subset)
     if not isinstance(responses, Responses):
         responses = load_responses(responses)
-    pairs, missing = pair_responses(rows, responses, allow_missing)
+    pairs, missing = pair_responses(rows, responses, allow_missing, strip_reasoning)
     if workers == 0:
         workers = os.cpu_count() or 1
     scores = score_rows(pairs, mode, workers=workers, on_progress=on_progress)

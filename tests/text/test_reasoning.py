@@ -2,7 +2,7 @@
 
 import pytest
 
-from indicifeval.runs.thinking import split_reasoning
+from indicifeval.text.reasoning import split_reasoning
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Separate a model's reasoning from its answer, so that only the answer is scored.
+"""Separate a model's reasoning from its answer, so that only the answer is scored (used by
+runs, by ``score`` on response files, and by the lm-eval hooks).
 
 Reasoning arrives either separately (a server's ``reasoning_content``) or inline, as
 ``<think>…</think>`` before the answer; chat templates that open the think block in the
