@@ -277,3 +277,24 @@ def test_logged_samples_score_the_answer_only(local_run):
     assert samples and all(s["resps"][0][0].startswith("<think>") for s in samples)
     assert any(s["prompt_level_strict_acc"] for s in samples)
     assert os.environ.get("HF_DATASETS_OFFLINE") == "1"
+
+
+def test_local_hf_model_through_lm_eval(lm_eval, local_tm, tmp_path):
+    """lm-eval's own transformers model class, on a tiny random local model, offline."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    pytest.importorskip("accelerate")  # lm-eval's hf model needs it
+    from tests.runs.tiny_model import build_tiny_model
+
+    model_dir = build_tiny_model(tmp_path / "tiny")
+    results = lm_eval.simple_evaluate(
+        model="hf", model_args=f"pretrained={model_dir},dtype=float32", device="cpu", batch_size=2,
+        tasks=["indicifeval_ground_hi"], task_manager=local_tm, limit=2, apply_chat_template=True,
+        gen_kwargs="max_gen_toks=8", bootstrap_iters=0, log_samples=True,
+    )
+    metrics = results["results"]["indicifeval_ground_hi"]
+    for name in METRICS:
+        value = metrics[f"{name},none"]
+        assert 0.0 <= value <= 1.0
+    samples = results["samples"]["indicifeval_ground_hi"]
+    assert len(samples) == 2 and all(isinstance(s["resps"][0][0], str) for s in samples)
