@@ -21,6 +21,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable
 
 
 FAULTS = ("429", "500", "slow", "drop", "malformed")
@@ -49,6 +50,8 @@ class ServerConfig:
     reasoning: str = "none"  # none | separate (reasoning_content) | inline (<think>) | unterminated
     faults: FaultPlan = field(default_factory=FaultPlan)
     api_key: str | None = None  # if set, requests must carry "Authorization: Bearer <key>"
+    # request body -> answer; overrides ``answers`` (e.g. different quality per model or thinking)
+    answer_fn: Callable[[dict], str] | None = None
 
 
 def default_answer(prompt: str) -> str:
@@ -200,7 +203,7 @@ class FakeOpenAIServer:
 
     def _completion(self, request: dict, prompt: str) -> bytes:
         cfg = self.config
-        answer = cfg.answers.get(prompt, default_answer(prompt))
+        answer = cfg.answer_fn(request) if cfg.answer_fn else cfg.answers.get(prompt, default_answer(prompt))
         max_tokens = request.get("max_tokens") or request.get("max_completion_tokens")
         finish = "stop"
         words = answer.split(" ")

@@ -1,0 +1,88 @@
+"""Tables as Markdown, CSV and JSON."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from indicifeval.reports.model import Estimate, Report, Table
+
+
+def display(cell, signed: bool = False) -> str:
+    """A cell as text: estimates in percent (signed ones with +/−), p-values compactly."""
+    if isinstance(cell, Estimate):
+        if cell.value is None:
+            return "–"
+        text = f"{100 * cell.value:+.1f}" if signed else f"{100 * cell.value:.1f}"
+        return text
+    if isinstance(cell, float):
+        return f"{cell:.3g}" if cell < 0.001 else f"{cell:.3f}" if cell < 1 else f"{cell:g}"
+    return "–" if cell is None else str(cell)
+
+
+def table_markdown(table: Table) -> str:
+    lines = [f"### {table.title}", ""]
+    if table.note:
+        lines += [f"_{table.note}_", ""]
+    lines.append("| " + " | ".join(table.columns) + " |")
+    lines.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.columns))) + "|")
+    for row in table.rows:
+        lines.append("| " + " | ".join(display(c, table.is_signed(col)) for c, col in zip(row, table.columns)) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_csv(table: Table, path: Path) -> None:
+    """One column per value, with its interval and prompt count beside it."""
+    with path.open("w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        estimate_cols = [i for i in range(len(table.columns)) if any(isinstance(r[i], Estimate) for r in table.rows)]
+        header = []
+        for i, col in enumerate(table.columns):
+            header.append(col)
+            if i in estimate_cols:
+                header += [f"{col} low", f"{col} high", f"{col} n"]
+        writer.writerow(header)
+        for row in table.rows:
+            out = []
+            for i, cell in enumerate(row):
+                if i in estimate_cols:
+                    est = cell if isinstance(cell, Estimate) else Estimate(None)
+                    out += [_num(est.value), _num(est.low), _num(est.high), est.n]
+                else:
+                    out.append("" if cell is None else cell)
+            writer.writerow(out)
+
+
+def _num(value: float | None) -> str:
+    return "" if value is None else f"{value:.6f}"
+
+
+def report_markdown(report: Report) -> str:
+    parts = [f"# IndicIFEval report\n", f"Metric: **{report.metric}** · runs: {len(report.runs)} · bootstrap: "
+             f"{report.n_boot} resamples of prompts, seed {report.seed} · numbers are percentages\n"]
+    parts.append("| run | model | family | size (B) | thinking | scoring | folder |\n|---|---|---|---:|---|---|---|")
+    for r in report.runs:
+        parts.append(f"| {r.name} | {r.model} | {r.family} | {'' if r.size_b is None else r.size_b:} | "
+                     f"{'–' if r.thinking is None else ('on' if r.thinking else 'off')} | {r.scoring} | {r.folder} |")
+    parts.append("")
+    for note in report.notes:
+        parts.append(f"> {note}\n")
+    for table in report.tables.values():
+        parts.append(table_markdown(table))
+    return "\n".join(parts)
+
+
+def write_tables(report: Report, out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    (out / "tables").mkdir(exist_ok=True)
+    for table in report.tables.values():
+        path = out / "tables" / f"{table.name}.csv"
+        write_csv(table, path)
+        written.append(path)
+    md = out / "report.md"
+    md.write_text(report_markdown(report), encoding="utf-8")
+    js = out / "report.json"
+    js.write_text(json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return [md, js, *written]
