@@ -21,6 +21,13 @@ console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
 
+def print_error(message: object) -> None:
+    """One red ``error:`` line on stderr, never wrapped, the message shown literally."""
+    from rich.markup import escape
+
+    err_console.print(f"[red]error:[/red] {escape(str(message))}", markup=True, soft_wrap=True)
+
+
 def _pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 

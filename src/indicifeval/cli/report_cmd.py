@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from rich.markup import escape
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from indicifeval.cli.output import console, err_console
+    from indicifeval.cli.output import console, err_console, print_error
     from indicifeval.dataset import InputError
     from indicifeval.reports.api import report
 
@@ -38,11 +37,10 @@ def run(args: argparse.Namespace) -> int:
                      family_map=args.families, include_paper=not args.no_paper, plots=not args.no_plots,
                      html=not args.no_html)
     except (InputError, ValueError) as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True, soft_wrap=True)
+        print_error(exc)
         return 1
     except ImportError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}; pip install 'indicifeval[report]' "
-                          "(or use --no-plots)", markup=True, soft_wrap=True)
+        print_error(f"{exc}; pip install 'indicifeval[report]' (or use --no-plots)")
         return 1
     if not args.quiet:
         for note in rep.notes:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from rich.markup import escape
 
 from indicifeval.checkers import ScoringMode
 from indicifeval.runs.backends import BACKENDS
@@ -73,7 +72,7 @@ def backend_options(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from indicifeval.cli.output import console, err_console, run_progress, summary_tables
+    from indicifeval.cli.output import console, err_console, print_error, run_progress, summary_tables
     from indicifeval.dataset import InputError
     from indicifeval.runs.backends import BackendError
     from indicifeval.runs.requests import GenerationConfig
@@ -91,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             outcome = run_model(config, args.out, data, scoring=args.scoring, backend_options=backend_options(args),
                                 on_total=on_total, on_progress=on_progress)
     except (InputError, BackendError) as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True, soft_wrap=True)
+        print_error(exc)
         return 1
     if not args.quiet:
         for table in summary_tables(outcome.result.summary):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from rich.markup import escape
 
 from indicifeval.checkers import SUBSETS, ScoringMode
 from indicifeval.dataset import InputError, load_responses, load_rows
@@ -36,17 +35,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from indicifeval.cli.output import console, err_console, progress_bar, summary_tables
+    from indicifeval.cli.output import console, err_console, print_error, progress_bar, summary_tables
     from indicifeval.scoring.api import score
 
     if args.run:
         return rescore_run(args)
     if not args.data or not args.out:
-        err_console.print("error: --data and --out are required (or --run FOLDER)", soft_wrap=True)
+        print_error("--data and --out are required (or --run FOLDER)")
         return 2
     responses = args.responses or ("sample" if args.data == "sample" else None)
     if responses is None:
-        err_console.print("error: --responses is required (except with --data sample)", soft_wrap=True)
+        print_error("--responses is required (except with --data sample)")
         return 2
     try:
         rows = load_rows(args.data, language=args.language, subset=args.subset)
@@ -56,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                            strip_reasoning=not args.keep_reasoning,
                            workers=args.workers, on_progress=advance)
     except (InputError, UnknownLanguageError) as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True, soft_wrap=True)
+        print_error(exc)
         return 1
     out = result.write(args.out)
     if not args.quiet:
@@ -69,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def rescore_run(args: argparse.Namespace) -> int:
-    from indicifeval.cli.output import console, err_console, summary_tables
+    from indicifeval.cli.output import console, err_console, print_error, summary_tables
     from indicifeval.runs.runner import score_folder
     from indicifeval.runs.store import RunStore
 
@@ -77,7 +76,7 @@ def rescore_run(args: argparse.Namespace) -> int:
         result = score_folder(args.run, args.scoring)
         manifest = RunStore(args.run).read_manifest() or {}
     except InputError as exc:
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", markup=True, soft_wrap=True)
+        print_error(exc)
         return 1
     if args.out:
         out = result.write(args.out)

@@ -59,7 +59,7 @@ def _num(value: float | None) -> str:
 
 
 def report_markdown(report: Report) -> str:
-    parts = [f"# IndicIFEval report\n", f"Metric: **{report.metric}** · runs: {len(report.runs)} · bootstrap: "
+    parts = ["# IndicIFEval report\n", f"Metric: **{report.metric}** · runs: {len(report.runs)} · bootstrap: "
              f"{report.n_boot} resamples of prompts, seed {report.seed} · numbers are percentages\n"]
     parts.append("| run | model | family | size (B) | thinking | scoring | folder |\n|---|---|---|---:|---|---|---|")
     for r in report.runs:

@@ -12,7 +12,7 @@ from typing import Any
 from indicifeval._version import __version__
 from indicifeval.checkers import ScoringMode
 from indicifeval.dataset import InputError, Row, load_dataset, load_rows
-from indicifeval.runs.backends import Backend, BackendError, create_backend
+from indicifeval.runs.backends import Backend, create_backend
 from indicifeval.runs.requests import GenerationConfig, GenerationRequest, GenerationResult, uid_of
 from indicifeval.runs.store import ROWS, RunMismatch, RunStore, now_iso, result_record
 from indicifeval.text.reasoning import split_reasoning

@@ -19,7 +19,6 @@ import json
 import os
 import queue as queue_module
 import sys
-import time
 import traceback
 from collections.abc import Iterator, Sequence
 from pathlib import Path
