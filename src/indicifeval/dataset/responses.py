@@ -27,9 +27,6 @@ class Responses:
     by_prompt: dict[str, str] = field(default_factory=dict)
     sources: dict[tuple, Source] = field(default_factory=dict)
 
-    def __len__(self) -> int:
-        return len(self.by_uid) + sum(len(v) for v in self.by_key.values()) + len(self.by_prompt)
-
     def lookup(self, row: Row) -> str | None:
         for key in _key_forms(row.key):  # a key written as 7 in one file may be "7" in another
             uid = (row.language, row.subset, key)

@@ -107,17 +107,22 @@ class Analyses:
             return Estimate(None), en, xx
         return self._estimate([en, xx], difference, f"{run.info.name}|delta|{lang}|{label}"), en, xx
 
+    def _deltas(self, run: RunData, how: Outcome | None = None, label: str = "") -> list[tuple[Estimate, list[Group]]]:
+        """Per Indic language: the Δ estimate and the (English, language) groups behind it
+        (empty when there is no Δ), for averaging Δ over languages or runs."""
+        out = []
+        for lang in INDIC_CODES:
+            est, en, xx = self._delta(run, lang, how, label)
+            out.append((est, [en, xx] if est.value is not None else []))
+        return out
+
     def delta_language(self) -> Table:
         table = Table("delta_language", f"Disparity Δ = English − Indic ({METRIC_NAMES[self.metric]}, Trans)",
                       ["run", *INDIC_CODES, "Avg"], [], note=self.subset_note + "; paired over shared prompts",
                       signed=True)
         for run in self.runs:
-            cells, pairs = [], []
-            for lang in INDIC_CODES:
-                est, en, xx = self._delta(run, lang)
-                cells.append(est)
-                if est.value is not None:
-                    pairs += [en, xx]
+            deltas = self._deltas(run)
+            cells, pairs = [est for est, _ in deltas], [g for _, groups in deltas for g in groups]
             avg = (self._estimate(pairs, _mean_of_differences, f"{run.info.name}|delta|avg") if pairs else Estimate(None))
             if any(c.value is not None for c in cells):
                 table.rows.append([run.info.name, *cells, avg])
@@ -134,12 +139,8 @@ class Analyses:
                 def how(s, wanted=wanted):
                     return instruction_outcome(s, self.metric, wanted)
 
-                cells, pairs = [], []
-                for lang in INDIC_CODES:
-                    est, en, xx = self._delta(run, lang, how, category)
-                    cells.append(est)
-                    if est.value is not None:
-                        pairs += [en, xx]
+                deltas = self._deltas(run, how, category)
+                cells, pairs = [est for est, _ in deltas], [g for _, groups in deltas for g in groups]
                 if any(c.value is not None for c in cells):
                     avg = self._estimate(pairs, _mean_of_differences, f"{run.info.name}|cat|{category}")
                     table.rows.append([run.info.name, category, *cells, avg])
@@ -153,12 +154,9 @@ class Analyses:
             families[run.info.family].append(run)
         for family, runs in sorted(families.items()):
             cells, all_pairs = [], []
-            for lang in INDIC_CODES:
-                pairs = []
-                for run in runs:
-                    est, en, xx = self._delta(run, lang)
-                    if est.value is not None:
-                        pairs += [en, xx]
+            per_run = [self._deltas(run) for run in runs]
+            for i, lang in enumerate(INDIC_CODES):
+                pairs = [g for deltas in per_run for g in deltas[i][1]]
                 all_pairs += pairs
                 cells.append(self._estimate(pairs, _mean_of_differences, f"family|{family}|{lang}") if pairs else Estimate(None))
             if any(c.value is not None for c in cells):
@@ -253,11 +251,7 @@ class Analyses:
         return table
 
     def _avg_delta(self, run: RunData, label: str) -> Estimate:
-        pairs = []
-        for lang in INDIC_CODES:
-            est, en, xx = self._delta(run, lang)
-            if est.value is not None:
-                pairs += [en, xx]
+        pairs = [g for _, groups in self._deltas(run) for g in groups]
         return self._estimate(pairs, _mean_of_differences, label) if pairs else Estimate(None)
 
     # -- per instruction -------------------------------------------------------------------------
