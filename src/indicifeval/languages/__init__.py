@@ -8,6 +8,7 @@ from indicifeval.languages.profile import (
     list_languages,
     language_name,
     reload_profiles,
+    script_fallbacks,
     script_ranges,
     world_languages,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "list_languages",
     "language_name",
     "reload_profiles",
+    "script_fallbacks",
     "script_ranges",
     "world_languages",
 ]

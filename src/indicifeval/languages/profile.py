@@ -163,6 +163,13 @@ def language_name(code: str) -> str:
 
 
 @lru_cache(maxsize=None)
+def script_fallbacks() -> dict[str, str]:
+    """Script -> the language identification falls back to inside that script."""
+    table = _read_json("scripts.json")
+    return {code: info["fallback"] for code, info in table.items() if not code.startswith("_") and "fallback" in info}
+
+
+@lru_cache(maxsize=None)
 def script_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
     table = _read_json("scripts.json")
     return {

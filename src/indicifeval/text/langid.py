@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from indicifeval.languages import world_languages
+from indicifeval.languages import script_fallbacks, world_languages
 from indicifeval.text.normalize import nfc, strip_controls
 from indicifeval.text.scripts import script_counts
 
@@ -35,7 +35,7 @@ def _languages_by_script() -> dict[str, tuple[str, ...]]:
     for code, info in world_languages().items():
         table.setdefault(info["script"], []).append(code)
     # The first language of a script is its fallback when CLD2 names none of them.
-    preferred = {"Deva": "hi", "Beng": "bn", "Latn": "en", "Arab": "ur", "Cyrl": "ru", "Hani": "zh", "Kana": "ja"}
+    preferred = script_fallbacks()
     out = {}
     for script, codes in table.items():
         codes.sort(key=lambda c: (c != preferred.get(script), c))
