@@ -73,8 +73,12 @@ def test_language_flag_and_row_field(tmp_path):
         load_rows(write_jsonl(tmp_path / "a.jsonl", [record]))
     assert err.value.field == "language"
     assert load_rows(tmp_path / "a.jsonl", language="ta")[0].language == "ta"
-    mixed = write_jsonl(tmp_path / "m.jsonl", [GOOD, record | {"key": 8}])
-    assert [r.language for r in load_rows(mixed, language="ta")] == ["hi", "ta"]
+    mixed = write_jsonl(tmp_path / "m.jsonl", [record | {"key": 8}, GOOD])
+    # --language fills in rows without one; a row that says another language is an error, never relabelled
+    with pytest.raises(InputError) as err:
+        load_rows(mixed, language="ta")
+    assert err.value.line == 2 and err.value.field == "language" and "'hi'" in str(err.value)
+    assert load_rows(mixed, language="hi")[0].language == "hi"
 
 
 def test_duplicate_key(tmp_path):

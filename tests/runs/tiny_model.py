@@ -32,8 +32,7 @@ def _texts() -> list[str]:
 
     texts = [row.prompt for row in load_rows("sample")]
     responses = load_responses("sample")
-    texts += list(responses.by_uid.values()) + [r for rs in responses.by_key.values() for r in rs]
-    texts += list(responses.by_prompt.values())
+    texts += responses.texts()
     return [t for t in texts if t]
 
 

@@ -1,4 +1,4 @@
-"""The ``indicifeval`` command line: one command, a subcommand per job."""
+"""The ``indicifeval`` command line: one command, a subcommand per job, one error path."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import sys
 
 from indicifeval._version import __version__
 from indicifeval.cli import info, lm_eval_cmd, report_cmd, run_cmd, score_cmd
+from indicifeval.cli.common import HelpFormatter
 
 SUBCOMMANDS = (run_cmd, score_cmd, report_cmd, info, lm_eval_cmd)
 
@@ -15,8 +16,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="indicifeval",
         description="Verifiable instruction-following evaluation for 14 Indic languages and English.",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"indicifeval {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the full traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in SUBCOMMANDS:
         module.register(sub)
@@ -24,6 +27,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; returns the exit code. Errors a user can act on are one line on
+    stderr (exit 1); an unexpected one says it is a bug. ``--debug`` shows the traceback."""
+    from indicifeval.core.errors import IndicIFEvalError
+    from indicifeval.core.files import describe_os_error
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -31,7 +39,21 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `indicifeval ... | head`
+        return 0
+    except Exception as exc:
+        if args.debug:
+            raise
+        from indicifeval.cli.output import print_error
+
+        if isinstance(exc, IndicIFEvalError):
+            print_error(exc)
+        elif isinstance(exc, OSError):
+            print_error(describe_os_error(exc, exc.filename or "output"))
+        else:
+            print_error(f"unexpected {exc.__class__.__name__}: {exc} (a bug in indicifeval {__version__}: rerun with "
+                        f"--debug for the traceback and please report it)")
+        return 1
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+__all__ = ["build_parser", "main"]

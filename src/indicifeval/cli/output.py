@@ -41,6 +41,10 @@ def summary_tables(summary: dict) -> list[Table]:
     langs.add_column("instr.", justify="right")
     for name, block in summary["per_language_subset"].items():
         langs.add_row(name, *(_pct(block[m]) for m in METRICS), str(block["prompts"]), str(block["instructions"]))
+    for subset, block in (summary.get("indic") or {}).get("average", {}).items():
+        if block.get("languages", 0) > 1:
+            langs.add_row(f"[italic]Indic avg/{subset}", *(f"[italic]{_pct(block[m])}" for m in METRICS),
+                          f"{block['languages']} lang.", "")
     o = summary["overall"]
     langs.add_row("[bold]overall", *(f"[bold]{_pct(o[m])}" for m in METRICS), str(o["prompts"]), str(o["instructions"]))
 
@@ -54,11 +58,32 @@ def summary_tables(summary: dict) -> list[Table]:
     return [langs, cats]
 
 
+class _Bar:
+    """``advance(n)`` and ``total(n)`` for a bar that may not know its length at first."""
+
+    def __init__(self, progress=None, task=None, min_total: int = 0):
+        self._progress, self._task, self._min = progress, task, min_total
+
+    def __call__(self, n: int = 1) -> None:
+        if self._progress is not None:
+            self._progress.advance(self._task, n)
+
+    def total(self, n: int) -> None:
+        if self._progress is None:
+            return
+        if n < self._min:  # too short to be worth a bar
+            self._progress.update(self._task, visible=False)
+            self._progress = None
+        else:
+            self._progress.update(self._task, total=n)
+
+
 @contextmanager
-def progress_bar(total: int, description: str, enabled: bool = True):
-    """Yields an ``advance(n)`` callable; draws only on an interactive terminal."""
-    if not enabled or total < 500 or not sys.stderr.isatty():
-        yield lambda n=1: None
+def progress_bar(total: int | None, description: str, enabled: bool = True, min_total: int = 500):
+    """Yields a ``_Bar``: call it to advance, ``.total(n)`` once the length is known. Draws only
+    on an interactive terminal, and only for at least ``min_total`` steps."""
+    if not enabled or (total is not None and total < min_total) or not sys.stderr.isatty():
+        yield _Bar()
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -67,7 +92,18 @@ def progress_bar(total: int, description: str, enabled: bool = True):
         console=err_console, transient=True,
     ) as progress:
         task = progress.add_task(description, total=total)
-        yield lambda n=1: progress.advance(task, n)
+        yield _Bar(progress, task, min_total)
+
+
+def report_result(summary: dict, notes, last_line: str, quiet: bool = False) -> None:
+    """The summary tables, the notes and a last line: the end of ``score`` and ``run``."""
+    if quiet:
+        return
+    for table in summary_tables(summary):
+        console.print(table)
+    for note in notes:
+        err_console.print(f"note: {note}", soft_wrap=True)
+    console.print(last_line, soft_wrap=True)
 
 
 @contextmanager

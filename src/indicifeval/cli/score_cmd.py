@@ -4,38 +4,44 @@ from __future__ import annotations
 
 import argparse
 
-
 from indicifeval.checkers import SUBSETS, ScoringMode
-from indicifeval.dataset import InputError, load_responses, load_rows
-from indicifeval.languages import UnknownLanguageError
+from indicifeval.cli.common import add_parser, split_list
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "score",
+    p = add_parser(
+        sub, "score",
         help="score model responses (strict and loose, prompt and instruction level)",
-        description="Score model responses against IndicIFEval rows and write scores.jsonl and summary.json.",
+        description="Score model responses against IndicIFEval rows; writes scores.jsonl, summary.json, the rows "
+        "and answers scored and a manifest of the inputs to --out.",
     )
-    p.add_argument("--data", help="rows: JSONL, JSON array, Parquet (file or folder), or 'sample'")
+    p.add_argument("--data", help="rows: JSONL, JSON array or Parquet (a file, or a folder such as a local copy of "
+                   "the hub's parquet layout), 'hub', or 'sample'")
     p.add_argument("--run", help="re-score a run folder (from `indicifeval run`) instead; no generation")
     p.add_argument("--responses", help="responses: {key, response} JSONL, IFEval {prompt, response}, lm-eval "
-                   "--log_samples, or 'sample' (the default with --data sample)")
-    p.add_argument("--language", help="language of rows that carry no 'language' field")
-    p.add_argument("--subset", choices=SUBSETS, help="subset of rows that carry no 'subset' field (default trans)")
+                   "--log_samples files (or their output folder), or 'sample' (the default with --data sample)")
+    p.add_argument("--language", help="language of rows that carry none (a row that says another is an error)")
+    p.add_argument("--subset", choices=SUBSETS, help="subset of rows that carry none (otherwise trans)")
+    p.add_argument("--languages", default="all", help="keep only these languages, e.g. hi,bn")
+    p.add_argument("--subsets", default="trans,ground", help="keep only these subsets")
+    p.add_argument("--tags", default="", help="keep rows with all these tags, e.g. correct,parallel (default: all rows)")
     p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed",
-                   help="fixed: corrected semantics (default); paper: the authors' published scorer")
-    p.add_argument("--out", help="output directory for scores.jsonl and summary.json (with --run: default the "
-                   "run folder, as scores.<mode>.jsonl when the mode differs from the run's)")
-    p.add_argument("--allow-missing", action="store_true", help="score rows without a response as failing")
+                   help="fixed: corrected semantics; paper: the authors' published scorer")
+    p.add_argument("--out", help="output folder (with --run: default the run folder, where each mode's scores are "
+                   "kept side by side)")
+    p.add_argument("--overwrite", action="store_true", help="write into a non-empty --out that `score` did not make")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="score rows without a response (or with a null one) as failing")
     p.add_argument("--keep-reasoning", action="store_true",
-                   help="score responses as they are; by default a <think>…</think> block is cut off first")
+                   help="score responses as they are (otherwise a <think>…</think> block is cut off first)")
     p.add_argument("--workers", type=int, default=1, help="processes to score with (0 = one per core)")
     p.add_argument("--quiet", action="store_true", help="no table, no progress bar")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from indicifeval.cli.output import console, err_console, print_error, progress_bar, summary_tables
+    from indicifeval.cli.output import print_error, progress_bar, report_result
+    from indicifeval.core.folders import claim
     from indicifeval.scoring.api import score
 
     if args.run:
@@ -47,49 +53,30 @@ def run(args: argparse.Namespace) -> int:
     if responses is None:
         print_error("--responses is required (except with --data sample)")
         return 2
-    try:
-        rows = load_rows(args.data, language=args.language, subset=args.subset)
-        loaded = load_responses(responses)
-        with progress_bar(len(rows), "scoring", enabled=not args.quiet) as advance:
-            result = score(rows, loaded, scoring=args.scoring, allow_missing=args.allow_missing,
-                           strip_reasoning=not args.keep_reasoning,
-                           workers=args.workers, on_progress=advance)
-    except (InputError, UnknownLanguageError) as exc:
-        print_error(exc)
-        return 1
-    out = result.write(args.out)
-    if not args.quiet:
-        for table in summary_tables(result.summary):
-            console.print(table)
-        for note in result.notes:
-            err_console.print(f"note: {note}", soft_wrap=True)
-        console.print(f"wrote {out / 'scores.jsonl'} and {out / 'summary.json'}", soft_wrap=True)
+    claim(args.out, "score", args.overwrite)  # before any work: a bad --out costs nothing
+    with progress_bar(None, "scoring", enabled=not args.quiet) as advance:
+        result = score(args.data, responses, language=args.language, subset=args.subset,
+                       languages=args.languages, subsets=args.subsets, tags=split_list(args.tags),
+                       scoring=args.scoring, allow_missing=args.allow_missing,
+                       strip_reasoning=not args.keep_reasoning, workers=args.workers, on_progress=advance,
+                       on_total=advance.total)
+    out = result.write(args.out, overwrite=args.overwrite)
+    report_result(result.summary, result.notes, f"wrote {out / 'scores.jsonl'} and {out / 'summary.json'}",
+                  quiet=args.quiet)
     return 0
 
 
 def rescore_run(args: argparse.Namespace) -> int:
-    from indicifeval.cli.output import console, err_console, print_error, summary_tables
-    from indicifeval.runs.runner import score_folder
-    from indicifeval.runs.store import RunStore
+    from indicifeval.cli.output import report_result
+    from indicifeval.core.folders import claim
+    from indicifeval.runs.folder_scores import rescore, score_folder
 
-    try:
+    if args.out:  # a copy elsewhere, as a score folder
+        claim(args.out, "score", args.overwrite)
         result = score_folder(args.run, args.scoring)
-        manifest = RunStore(args.run).read_manifest() or {}
-    except InputError as exc:
-        print_error(exc)
-        return 1
-    if args.out:
-        out = result.write(args.out)
-        written = [out / "scores.jsonl", out / "summary.json"]
-    elif manifest.get("scoring", "fixed") == args.scoring:
-        out = result.write(args.run)
+        out = result.write(args.out, overwrite=args.overwrite)
         written = [out / "scores.jsonl", out / "summary.json"]
     else:
-        written = result.write_named(args.run, args.scoring)
-    if not args.quiet:
-        for table in summary_tables(result.summary):
-            console.print(table)
-        for note in result.notes:
-            err_console.print(f"note: {note}", soft_wrap=True)
-        console.print("wrote " + " and ".join(str(p) for p in written), soft_wrap=True)
+        result, written = rescore(args.run, args.scoring)
+    report_result(result.summary, result.notes, "wrote " + " and ".join(str(p) for p in written), quiet=args.quiet)
     return 0

@@ -1,64 +1,58 @@
-"""Read records from JSONL, a JSON array or Parquet, remembering where each came from."""
+"""Read records from JSON lines (plain or gzip), a JSON array or Parquet, remembering where
+each came from. JSON text goes through the one reader in ``core.jsonl``."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from indicifeval.dataset.errors import InputError, Source
+from indicifeval.core.errors import InputError, Source
+from indicifeval.core.jsonl import PARQUET_MAGIC, read_jsonl, sniff
+from indicifeval.text.safety import sanitize_value
+
+DATA_SUFFIXES = (".jsonl", ".json", ".ndjson", ".parquet", ".jsonl.gz", ".json.gz", ".ndjson.gz")
+
+
+def is_data_file(path: Path) -> bool:
+    return path.is_file() and path.name.lower().endswith(DATA_SUFFIXES) and not path.name.startswith(".")
 
 
 def read_records(path: str | Path) -> Iterator[tuple[Source, dict]]:
-    path = Path(path)
+    """(source, record) of every record in a file or a folder of files; text made safe to
+    write (``text.safety``)."""
+    for source, record in _read(Path(path)):
+        yield source, sanitize_value(record)
+
+
+def _read(path: Path) -> Iterator[tuple[Source, dict]]:
     if not path.exists():
         raise InputError("file not found", str(path))
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.suffix in (".jsonl", ".json", ".parquet"))
+        files = sorted(p for p in path.rglob("*") if is_data_file(p))
         if not files:
-            raise InputError("directory holds no .jsonl, .json or .parquet files", str(path))
+            raise InputError("folder holds no .jsonl, .json or .parquet files", str(path))
         for f in files:
-            yield from read_records(f)
+            yield from _read(f)
         return
-    if path.suffix == ".parquet":
-        yield from _read_parquet(path)
+    head = sniff(path)
+    if path.suffix.lower() == ".parquet" or head.startswith(PARQUET_MAGIC):
+        yield from _read_parquet(path, head)
         return
-    with path.open("r", encoding="utf-8") as fh:
-        head = fh.read(1)
-        while head and head.isspace():
-            head = fh.read(1)
-        fh.seek(0)
-        if head == "[":
-            yield from _read_json_array(path, fh.read())
-            return
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"malformed JSON ({exc.msg} at column {exc.colno})", str(path), lineno) from None
-            if not isinstance(record, dict):
-                raise InputError(f"expected a JSON object, got {type(record).__name__}", str(path), lineno)
-            yield Source(str(path), lineno), record
+    yield from read_jsonl(path)
 
 
-def _read_json_array(path: Path, text: str) -> Iterator[tuple[Source, dict]]:
+def _read_parquet(path: Path, head: bytes) -> Iterator[tuple[Source, dict]]:
+    if not head.startswith(PARQUET_MAGIC):
+        looks = " (it looks like JSON text: name it .jsonl)" if head.lstrip()[:1] in (b"{", b"[") else ""
+        raise InputError(f"not a Parquet file: it does not start with the PAR1 signature{looks}", str(path))
     try:
-        records = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON ({exc.msg})", str(path), exc.lineno) from None
-    for i, record in enumerate(records, start=1):
-        if not isinstance(record, dict):
-            raise InputError(f"expected a JSON object, got {type(record).__name__}", str(path), i)
-        yield Source(str(path), i), record
-
-
-def _read_parquet(path: Path) -> Iterator[tuple[Source, dict]]:
-    try:
+        import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
         raise InputError("reading Parquet needs pyarrow: pip install 'indicifeval[parquet]'", str(path)) from None
-    table = pq.read_table(path)
+    try:
+        table = pq.read_table(path)
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise InputError(f"unreadable Parquet file ({exc})", str(path)) from None
     for i, record in enumerate(table.to_pylist(), start=1):
         yield Source(str(path), i), record

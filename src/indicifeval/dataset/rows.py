@@ -1,7 +1,14 @@
-"""Benchmark rows: parsing and validation against the instruction registry."""
+"""Benchmark rows: parsing and validation against the instruction registry.
+
+A row's language and subset are its own (its fields, or where it lies in the hub's layout);
+``language``/``subset`` given by the caller (``--language``/``--subset``) only fill in rows
+that have none, and a row that says otherwise is an error, never relabelled."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -9,11 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval.checkers import REGISTRY, SUBSETS, KwargError, clean_kwargs
-from indicifeval.dataset.errors import InputError, Source
+from indicifeval.core.errors import InputError, Source
+from indicifeval.dataset.hub_layout import is_hub_layout, layout_files
 from indicifeval.dataset.readers import read_records
+from indicifeval.text.safety import sanitize_value
 from indicifeval.languages import UnknownLanguageError, get_profile
 
 SAMPLE = "sample"
+REQUIRED = ("key", "prompt", "instruction_id_list", "kwargs")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 
 
 @dataclass(frozen=True)
@@ -32,6 +43,42 @@ class Row:
     def uid(self) -> tuple[str, str, Any]:
         return (self.language, self.subset, self.key)
 
+    def to_record(self) -> dict:
+        """The row as it was asked, so its scores can be re-read without the original data."""
+        return {"key": self.key, "language": self.language, "subset": self.subset, "prompt": self.prompt,
+                "instruction_id_list": list(self.instruction_id_list), "kwargs": [dict(k) for k in self.kwargs],
+                "tags": list(self.tags), "resp_lang": self.resp_lang}
+
+    @property
+    def content_hash(self) -> str:
+        """A fingerprint of what the row asks (prompt, instructions, kwargs): an answer made
+        for another content is not this row's answer."""
+        payload = json.dumps([self.prompt, list(self.instruction_id_list), [dict(k) for k in self.kwargs]],
+                             sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def key_id(key: Any) -> str:
+    """A key as one string: 7 and "7" are the same key (files disagree on the type)."""
+    return str(key)
+
+
+def check_key(key: Any, source: Source, field_name: str = "key") -> Any:
+    """A key must be an integer or a one-line string; returns it unchanged."""
+    if isinstance(key, bool) or not isinstance(key, (int, str)):
+        raise source.error(f"key must be an integer or a string, got {type(key).__name__} {key!r:.60}", field_name)
+    if isinstance(key, str):
+        if not key.strip():
+            raise source.error("key must not be empty", field_name)
+        if _CONTROL.search(key):
+            raise source.error(f"key must not contain line breaks or control characters, got {key!r:.60}", field_name)
+    return key
+
+
+def found_fields(record: dict) -> str:
+    names = ", ".join(sorted(map(str, record))[:12])
+    return f"found fields: {names}" if names else "the object is empty"
+
 
 def sample_path(kind: str) -> list[Path]:
     """The bundled sample's files of one kind ("rows" or "responses"), one pair per language."""
@@ -39,14 +86,33 @@ def sample_path(kind: str) -> list[Path]:
     return sorted(folder.glob(f"*.{kind}.jsonl"))
 
 
-def parse_row(record: dict, source: Source, language: str | None = None, subset: str | None = None) -> Row:
-    """Validate one record; the record's own language/subset win over the defaults given."""
-    for name in ("key", "prompt", "instruction_id_list", "kwargs"):
+def _own_value(record: dict, name: str, source: Source, layout: str | None, given: str | None,
+               default: str | None = None) -> str | None:
+    """The row's own language/subset, checked against the layout and the caller's value."""
+    own = record.get(name)
+    if own is not None and not isinstance(own, str):
+        raise source.error(f"{name} must be a string, got {own!r:.40}", name)
+    origin = "its own field"
+    if layout is not None:
+        if own and own != layout:
+            raise source.error(f"the row says {name} {own!r}, but it lies in the {layout!r} split", name)
+        own, origin = layout, "the folder layout"
+    if given is not None and own and own != given:
+        raise source.error(f"the row's {name} is {own!r} (from {origin}), but {name} {given!r} was given "
+                           f"(--{name}); --{name} only fills in rows that have no {name}: use --{name}s {given} "
+                           f"to select rows", name)
+    return own or given or default
+
+
+def parse_row(record: dict, source: Source, language: str | None = None, subset: str | None = None,
+              layout: tuple[str, str] | None = None, defaults: tuple[str | None, str | None] = (None, None)) -> Row:
+    """Validate one record. ``language``/``subset`` fill in what the record lacks and must
+    agree with what it has; ``defaults`` only fill in (a filter for one language implies it);
+    ``layout`` is the (language, subset) its file's place in the hub layout says."""
+    for name in REQUIRED:
         if name not in record:
-            raise source.error("missing field", name)
-    key = record["key"]
-    if not isinstance(key, (int, str)) or isinstance(key, bool):
-        raise source.error(f"key must be an integer or string, got {key!r}", "key")
+            raise source.error(f"missing field; {found_fields(record)}", name)
+    key = check_key(record["key"], source)
     if not isinstance(record["prompt"], str):
         raise source.error("prompt must be a string", "prompt")
     ids = record["instruction_id_list"]
@@ -65,42 +131,74 @@ def parse_row(record: dict, source: Source, language: str | None = None, subset:
             cleaned.append(clean_kwargs(iid, kw))
         except KwargError as exc:
             raise source.error(f"{exc} (instruction {index + 1}, {iid})", f"kwargs[{index}].{exc.field}") from None
-    lang = record.get("language") or language
+    lang = _own_value(record, "language", source, layout[0] if layout else None, language, defaults[0])
     if lang is None:
         raise source.error("no language: give the row a 'language' field or pass --language", "language")
     try:
         get_profile(lang)
     except UnknownLanguageError as exc:
         raise source.error(str(exc), "language") from None
-    sub = record.get("subset") or subset or "trans"
+    sub = _own_value(record, "subset", source, layout[1] if layout else None, subset, defaults[1] or "trans")
     if sub not in SUBSETS:
         raise source.error(f"subset must be one of {', '.join(SUBSETS)}, got {sub!r}", "subset")
     tags = record.get("tags") or ()
-    if not isinstance(tags, (list, tuple)):
+    if not isinstance(tags, (list, tuple)) or not all(isinstance(t, str) for t in tags):
         raise source.error("tags must be a list of strings", "tags")
     resp_lang = record.get("resp_lang")
+    if resp_lang is not None and not isinstance(resp_lang, str):
+        raise source.error("resp_lang must be a string", "resp_lang")
     return Row(key, record["prompt"], tuple(ids), tuple(cleaned), lang, sub, tuple(tags), resp_lang, source)
 
 
+Splits = tuple[list[str] | None, list[str] | None]
+
+
+def _records(data: str | Path | Iterable[dict], splits: Splits | None = None):
+    """(source, record, layout) from a path, the sample or row dicts; ``splits`` (subsets,
+    languages) skips other split files of a hub layout unread."""
+    if isinstance(data, (str, Path)):
+        if str(data) == SAMPLE:
+            for path in sample_path("rows"):
+                for source, record in read_records(path):
+                    yield source, record, None
+            return
+        path = Path(data)
+        if is_hub_layout(path):
+            for file, lang, subset in layout_files(path, *(splits or (None, None))):
+                for source, record in read_records(file):
+                    yield source, record, (lang, subset)
+            return
+        for source, record in read_records(path):
+            yield source, record, None
+        return
+    for i, record in enumerate(data, start=1):
+        source = Source("<memory>", i)
+        if not isinstance(record, dict):
+            raise source.error(f"expected a row object, got {type(record).__name__}")
+        yield source, sanitize_value(record), None
+
+
 def load_rows(
-    data: str | Path | Iterable[dict] | Iterable[Row], language: str | None = None, subset: str | None = None
+    data: str | Path | Iterable[dict] | Iterable[Row], language: str | None = None, subset: str | None = None,
+    splits: Splits | None = None, defaults: tuple[str | None, str | None] = (None, None),
 ) -> list[Row]:
-    """Rows from a JSONL/JSON/Parquet file or folder, ``"sample"``, row dicts, or parsed rows."""
+    """Rows from a JSONL/JSON/Parquet file or folder (the hub's layout included), ``"sample"``,
+    row dicts, or parsed rows. Raises InputError on a bad row or a repeated key."""
     if isinstance(data, list) and data and all(isinstance(r, Row) for r in data):
         return list(data)
-    if isinstance(data, (str, Path)):
-        paths = sample_path("rows") if str(data) == SAMPLE else [Path(data)]
-        records = (rec for path in paths for rec in read_records(path))
-    else:
-        records = ((Source("<memory>", i), r) for i, r in enumerate(data, start=1))
     rows: list[Row] = []
-    seen: dict[tuple, Source] = {}
-    for source, record in records:
-        row = parse_row(record, source, language, subset)
-        if row.uid in seen:
-            first = seen[row.uid]
-            raise source.error(f"duplicate key {row.key!r} for {row.language}/{row.subset} (first at line {first.line})", "key")
-        seen[row.uid] = source
+    seen: dict[tuple[str, str, str], Row] = {}
+    for source, record, layout in _records(data, splits):
+        row = parse_row(record, source, language, subset, layout, defaults)
+        ident = (row.language, row.subset, key_id(row.key))
+        first = seen.get(ident)
+        if first is not None:
+            where = f"first at {first.source.file}, line {first.source.line}" if first.source else "seen before"
+            if first.key == row.key:
+                raise source.error(f"duplicate key {row.key!r} for {row.language}/{row.subset} ({where})", "key")
+            raise source.error(f"ambiguous keys: {first.key!r} and {row.key!r} both occur for "
+                               f"{row.language}/{row.subset} ({where}); keys must differ as text", "key")
+        seen[ident] = row
         rows.append(row)
     if not rows:
         raise InputError("no rows", str(data) if isinstance(data, (str, Path)) else None)

@@ -14,14 +14,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
+from indicifeval.core.errors import IndicIFEvalError
+
 INDIC_CODES = ("as", "bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "sa", "ta", "te", "ur")
 
 
-class UnknownLanguageError(KeyError):
+class UnknownLanguageError(IndicIFEvalError, KeyError):
     """Raised for a language code that has no profile."""
-
-    def __str__(self) -> str:  # KeyError quotes its argument; keep the message readable
-        return str(self.args[0]) if self.args else "unknown language"
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ class GenerationConfig:
     seed: int = 0
     thinking: bool | None = None  # None: the model's default
     system_prompt: str | None = None
+    # further sampling settings passed to the backend as they are (``--gen-kwargs top_k=20``)
+    gen_kwargs: dict[str, Any] = field(default_factory=dict, hash=False)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -52,6 +54,60 @@ class GenerationResult:
     usage: dict[str, Any] = field(default_factory=dict)
     latency_s: float | None = None
     attempts: int = 1
+    error: str | None = None  # the item failed (e.g. an answer without content): retried on resume
+
+
+# Settings with a flag of their own, or that the backend sets itself.
+RESERVED_GEN_KWARGS = frozenset({"model", "messages", "prompt", "max_tokens", "max_new_tokens", "temperature", "top_p",
+                                 "seed", "n", "stream", "chat_template_kwargs"})
+
+
+def parse_gen_kwargs(text: str | None) -> dict[str, Any]:
+    """``"top_k=20,presence_penalty=0.5,stop=END"`` -> {"top_k": 20, "presence_penalty": 0.5,
+    "stop": "END"}: numbers, true/false and null are typed, anything else is a string (as
+    lm-eval's ``--gen_kwargs``). A JSON object is accepted too."""
+    from indicifeval.core.errors import InputError
+
+    text = (text or "").strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"--gen-kwargs: malformed JSON ({exc.msg})", field="gen_kwargs") from None
+        if not isinstance(value, dict):
+            raise InputError("--gen-kwargs: expected a JSON object", field="gen_kwargs")
+        out = value
+    else:
+        out = {}
+        for part in (p for p in text.split(",") if p.strip()):
+            name, sep, raw = part.partition("=")
+            name = name.strip()
+            if not sep or not name.isidentifier():
+                raise InputError(f"--gen-kwargs: expected key=value pairs separated by commas, got {part.strip()!r}",
+                                 field="gen_kwargs")
+            out[name] = _typed(raw.strip())
+    clash = sorted(set(out) & RESERVED_GEN_KWARGS)
+    if clash:
+        raise InputError(f"--gen-kwargs: {', '.join(clash)} {'has' if len(clash) == 1 else 'have'} a flag of its own "
+                         f"(--max-tokens, --temperature, --top-p, --seed, --thinking) or is set by indicifeval",
+                         field="gen_kwargs")
+    return out
+
+
+def _typed(raw: str) -> Any:
+    lowered = raw.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    return raw
 
 
 def uid_of(language: str, subset: str, key: Any) -> str:

@@ -1,9 +1,13 @@
 """A run folder: ``manifest.json``, ``rows.jsonl`` (the rows asked), ``generations.jsonl``
-(appended as each item completes), then ``scores.jsonl`` and ``summary.json``.
+(appended as each item completes), and the scores of each mode it was scored in:
+``scores.jsonl``/``summary.json`` for the mode the run was made with, beside them
+``scores.<mode>.jsonl``/``summary.<mode>.json`` for any other; the manifest records which is
+which under ``scored``.
 
+One process at a time: ``lock()`` takes an OS-level lock that dies with its holder.
 Crash safety: every generation is one line, written and flushed as it arrives. A process
 killed mid-write leaves at most one torn last line, which the next open detects and drops.
-"""
+Every other file is replaced atomically."""
 
 from __future__ import annotations
 
@@ -14,13 +18,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from indicifeval.dataset import InputError, Row
+from indicifeval.core.errors import InputError
+from indicifeval.core.files import StagedFiles, describe_os_error, write_text
+from indicifeval.core.folders import MANIFEST, read_manifest, write_manifest
+from indicifeval.core.jsonl import read_jsonl
+from indicifeval.core.lock import FolderLock
+from indicifeval.dataset import Row
 
-MANIFEST = "manifest.json"
 ROWS = "rows.jsonl"
 GENERATIONS = "generations.jsonl"
+FORMAT_VERSION = 2
 # Manifest fields that change what is generated; a run only resumes if all of them agree.
-IDENTITY_FIELDS = ("generation", "data")
+IDENTITY_FIELDS = ("generation", "data", "backend_settings")
 _FSYNC_EVERY_S = 2.0
 
 
@@ -41,18 +50,21 @@ def _diff(old: Any, new: Any, path: str = "") -> list[str]:
     return [] if old == new else [f"{path}: {old!r} in the folder, {new!r} now"]
 
 
-def row_to_record(row: Row) -> dict:
-    """A row as it was asked, so a run can be re-scored without the original data."""
-    return {"key": row.key, "language": row.language, "subset": row.subset, "prompt": row.prompt,
-            "instruction_id_list": list(row.instruction_id_list), "kwargs": [dict(k) for k in row.kwargs],
-            "tags": list(row.tags), "resp_lang": row.resp_lang}
+def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
+    """(scores, summary) file names of ``mode`` in a run folder made with ``primary``."""
+    if primary is None or mode == primary:
+        return "scores.jsonl", "summary.json"
+    return f"scores.{mode}.jsonl", f"summary.{mode}.json"
 
 
 class RunStore:
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
-        self._fh = None
+        self._fh: Any = None
         self._last_sync = 0.0
+
+    def lock(self, purpose: str = "run") -> FolderLock:
+        return FolderLock(self.folder, purpose)
 
     # -- manifest ---------------------------------------------------------------------------
     @property
@@ -60,24 +72,20 @@ class RunStore:
         return self.folder / MANIFEST
 
     def read_manifest(self) -> dict | None:
-        if not self.manifest_path.exists():
-            return None
-        try:
-            return json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"unreadable manifest ({exc.msg})", str(self.manifest_path), exc.lineno) from None
+        return read_manifest(self.folder)
 
     def write_manifest(self, manifest: dict) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        tmp = self.manifest_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        tmp.replace(self.manifest_path)
+        write_manifest(self.folder, manifest)
 
     def check_resumable(self, manifest: dict) -> dict | None:
-        """The folder's manifest if it matches ``manifest`` on what is generated; raises
-        RunMismatch listing the differences otherwise; None for a new folder."""
+        """The folder's manifest if it matches ``manifest`` on everything that changes what is
+        generated; raises RunMismatch listing the differences otherwise. None for a folder
+        with nothing generated yet, which any run may take over."""
         old = self.read_manifest()
-        if old is None:
+        if old is None and self.has_generations():
+            raise RunMismatch("the folder holds generations but no manifest.json, so its settings are unknown; "
+                              "use another --out", str(self.folder))
+        if old is None or not self.has_generations():
             return None
         differences = []
         for name in IDENTITY_FIELDS:
@@ -92,17 +100,17 @@ class RunStore:
 
     # -- rows -------------------------------------------------------------------------------
     def write_rows(self, rows: list[Row]) -> None:
-        path = self.folder / ROWS
-        tmp = path.with_suffix(".jsonl.tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            for row in rows:
-                fh.write(json.dumps(row_to_record(row), ensure_ascii=False) + "\n")
-        tmp.replace(path)
+        text = "".join(json.dumps(row.to_record(), ensure_ascii=False) + "\n" for row in rows)
+        write_text(self.folder / ROWS, text)
 
     # -- generations ------------------------------------------------------------------------
     @property
     def generations_path(self) -> Path:
         return self.folder / GENERATIONS
+
+    def has_generations(self) -> bool:
+        path = self.generations_path
+        return path.is_file() and path.stat().st_size > 0
 
     def repair(self) -> int:
         """Drop a torn last line left by a killed process; returns the bytes dropped."""
@@ -127,17 +135,24 @@ class RunStore:
             return len(data) - cut
 
     def read_generations(self) -> Iterator[dict]:
+        """Every generation line, in order. A torn last line (a writer killed, or still
+        writing) is left out; a broken line before it is an error."""
         path = self.generations_path
         if not path.exists():
             return
-        with path.open("r", encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    yield json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"malformed generation ({exc.msg})", str(path), lineno) from None
+        try:
+            for _, record in read_jsonl(path):
+                yield record
+        except InputError as exc:
+            with path.open("rb") as fh:
+                data = fh.read()
+            last = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+            if exc.line is None or exc.line < last:
+                raise
+
+    def latest_generations(self) -> dict[str, dict]:
+        """uid -> the last generation recorded for it (a retry or regeneration supersedes)."""
+        return {g["uid"]: g for g in self.read_generations() if isinstance(g.get("uid"), str)}
 
     def open_for_append(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -145,37 +160,59 @@ class RunStore:
 
     def append(self, record: dict) -> None:
         assert self._fh is not None, "open_for_append first"
-        self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._fh.flush()  # in the OS after every line: a killed process loses nothing written
-        now = time.monotonic()
-        if now - self._last_sync > _FSYNC_EVERY_S:  # on disk every few seconds: power loss too
-            os.fsync(self._fh.fileno())
-            self._last_sync = now
+        try:
+            self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self._fh.flush()  # in the OS after every line: a killed process loses nothing written
+            now = time.monotonic()
+            if now - self._last_sync > _FSYNC_EVERY_S:  # on disk every few seconds: power loss too
+                os.fsync(self._fh.fileno())
+                self._last_sync = now
+        except OSError as exc:
+            raise describe_os_error(exc, self.generations_path) from None
 
     def close(self) -> None:
         if self._fh is not None:
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
-            self._fh.close()
-            self._fh = None
+            try:
+                self._fh.flush()
+                os.fsync(self._fh.fileno())
+            except OSError:
+                pass  # what was flushed before is in the file; the next open repairs a torn end
+            finally:
+                self._fh.close()
+                self._fh = None
+
+    # -- scores -----------------------------------------------------------------------------
+    def write_scores(self, result: Any, manifest: dict) -> list[Path]:
+        """Write a ScoreResult under its mode's names and record it in ``manifest`` (which the
+        caller writes); the scores and summary replace their old versions together."""
+        from indicifeval.scoring.output import write_scores
+
+        names = score_file_names(result.scoring, manifest.get("scoring"))
+        with StagedFiles(self.folder) as files:
+            write_scores(files, result, *names)
+        scored = manifest.setdefault("scored", {})
+        scored[result.scoring] = {"scores": names[0], "summary": names[1], "scored_at": now_iso(),
+                                  "indicifeval_version": result.summary.get("version")}
+        return [self.folder / n for n in names]
 
 
-def result_record(result, answer, row: Row) -> dict:
+def result_record(result: Any, answer: Any, row: Row, capped_from: int | None = None) -> dict:
     """One generations.jsonl line."""
     return {
         "uid": result.uid,
         "key": row.key,
         "language": row.language,
         "subset": row.subset,
+        "content_hash": row.content_hash,
         "output": result.output,
-        "answer": answer.answer,
+        "answer": None if result.error else answer.answer,
         "reasoning": answer.reasoning,
         "reasoning_unterminated": answer.unterminated,
         "finish_reason": result.finish_reason,
         "truncated": result.finish_reason == "length",
+        "capped_from_chars": capped_from,
+        "error": result.error,
         "usage": result.usage,
         "latency_s": None if result.latency_s is None else round(result.latency_s, 4),
         "attempts": result.attempts,
     }
-
-

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from indicifeval.checkers import ScoringMode, get_rules
-from indicifeval.dataset import InputError, Responses, Row, load_responses, load_rows
+from indicifeval.dataset import (
+    InputError,
+    Responses,
+    Row,
+    load_dataset,
+    load_responses,
+    parse_languages,
+    parse_subsets,
+    select,
+)
 from indicifeval.scoring.engine import RowScore, resolve_row, score_row
+from indicifeval.scoring.output import describe_input, write_score_folder
 from indicifeval.scoring.summary import summarize
 from indicifeval.text.reasoning import CLOSE_TAG, OPEN_TAG, split_reasoning
 
@@ -23,28 +33,15 @@ class ScoreResult:
     summary: dict
     scoring: str
     notes: list[str] = field(default_factory=list)
+    rows: list[Row] | None = None  # the rows scored, in order
+    responses: list[str | None] | None = None  # the answer each row was scored on
+    inputs: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
-    def write(self, out_dir: str | Path) -> Path:
-        """``scores.jsonl`` and ``summary.json`` in ``out_dir``."""
-        out = Path(out_dir)
-        self._write(out / "scores.jsonl", out / "summary.json")
-        return out
-
-    def write_named(self, out_dir: str | Path, tag: str) -> list[Path]:
-        """``scores.<tag>.jsonl`` and ``summary.<tag>.json``, beside another mode's files."""
-        out = Path(out_dir)
-        paths = [out / f"scores.{tag}.jsonl", out / f"summary.{tag}.json"]
-        self._write(*paths)
-        return paths
-
-    def _write(self, scores_path: Path, summary_path: Path) -> None:
-        scores_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = scores_path.with_name(scores_path.name + ".tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            for s in self.scores:
-                fh.write(json.dumps(s.to_json(), ensure_ascii=False) + "\n")
-        tmp.replace(scores_path)
-        summary_path.write_text(json.dumps(self.summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    def write(self, out_dir: str | Path, overwrite: bool = False) -> Path:
+        """A complete score folder in ``out_dir`` (see ``scoring.output``). Refuses a non-empty
+        folder that ``score`` did not make unless ``overwrite``."""
+        return write_score_folder(self, out_dir, overwrite)
 
 
 def _score_chunk(chunk: list[tuple[Row, str | None, list[dict]]], mode: str) -> list[RowScore]:
@@ -81,7 +78,7 @@ def score_rows(
             results[i] = result
             if on_progress:
                 on_progress(len(result))
-    out = [None] * len(pairs)
+    out: list[Any] = [None] * len(pairs)
     for i, result in enumerate(results):
         out[i::n_chunks] = result
     return out
@@ -94,11 +91,7 @@ def pair_responses(
     unless ``strip_reasoning`` is False (reasoning is never what the instructions ask for)."""
     pairs, missing = [], 0
     for row in rows:
-        try:
-            text = responses.lookup(row)
-        except InputError as exc:
-            src = row.source
-            raise InputError(exc.message, src.file if src else None, src.line if src else None, "key") from None
+        text = responses.lookup(row)
         if text is None:
             if not allow_missing:
                 src = row.source
@@ -115,29 +108,50 @@ def pair_responses(
 
 def score(
     data: str | Path | Iterable[dict],
-    responses: str | Path | Responses,
+    responses: str | Path | Responses | Iterable[dict] | Mapping[Any, str],
     *,
     language: str | None = None,
     subset: str | None = None,
+    languages: str | Iterable[str] | None = None,
+    subsets: str | Iterable[str] | None = None,
+    tags: Iterable[str] | None = None,
     scoring: ScoringMode | str = ScoringMode.FIXED,
     allow_missing: bool = False,
     strip_reasoning: bool = True,
     workers: int = 1,
     on_progress: Callable[[int], None] | None = None,
+    on_total: Callable[[int], None] | None = None,
 ) -> ScoreResult:
     """Score model responses against benchmark rows.
 
-    ``data``: a JSONL/JSON/Parquet path, ``"sample"``, or row dicts. ``responses``: a path
-    (``{key, response}``, IFEval ``{prompt, response}`` or lm-eval ``--log_samples``) or a
-    loaded ``Responses``. Raises ``InputError`` naming file, line and field on bad input.
+    ``data``: a JSONL/JSON/Parquet path or folder (the hub's parquet layout included),
+    ``"sample"``, ``"hub"``, or row dicts. ``responses``: a path (``{key, response}``, IFEval
+    ``{prompt, response}`` or lm-eval ``--log_samples`` files or their folder), a loaded
+    ``Responses``, a list of such dicts, or a mapping of key to text. ``language``/``subset``
+    fill in rows that carry none; ``languages``/``subsets``/``tags`` select rows.
+    ``on_total(n)`` is told the number of rows, ``on_progress(k)`` as they are scored. Raises
+    ``InputError`` naming file, line and field on bad input.
     """
     mode = ScoringMode(scoring)
-    rows = load_rows(data, language=language, subset=subset)
+    langs = parse_languages(languages)
+    subset_list = parse_subsets(subsets)
+    if isinstance(data, (str, Path)):
+        rows = load_dataset(subset_list, langs, data, tags=tags, language=language, subset=subset).rows
+    else:
+        from indicifeval.dataset import load_rows
+
+        rows = select(load_rows(data, language, subset), subset_list, langs, tags)
+        if not rows:
+            raise InputError("no rows left after choosing subsets, languages and tags")
     if not isinstance(responses, Responses):
-        responses = load_responses(responses)
-    pairs, missing = pair_responses(rows, responses, allow_missing, strip_reasoning)
+        loaded = load_responses(responses, allow_missing=allow_missing)
+    else:
+        loaded = responses
+    pairs, missing = pair_responses(rows, loaded, allow_missing, strip_reasoning)
     if workers == 0:
         workers = os.cpu_count() or 1
+    if on_total:
+        on_total(len(pairs))
     scores = score_rows(pairs, mode, workers=workers, on_progress=on_progress)
     summary = summarize(scores, mode.value)
     notes = []
@@ -145,7 +159,11 @@ def score(
         notes.append(f"{missing} rows had no response and were scored as failing")
     if mode is ScoringMode.PAPER:
         notes.append("paper mode: the authors' random defaults are drawn deterministically per row (docs/scoring.md)")
-    return ScoreResult(scores, summary, mode.value, notes)
+    inputs = {"data": describe_input(data), "responses": describe_input(responses)}
+    options = {"language": language, "subset": subset, "languages": langs or "all", "subsets": subset_list,
+               "tags": list(tags or []), "allow_missing": allow_missing, "strip_reasoning": strip_reasoning}
+    return ScoreResult(scores, summary, mode.value, notes, [r for r, _ in pairs], [t for _, t in pairs],
+                       inputs, options)
 
 
 __all__ = ["ScoreResult", "pair_responses", "score", "score_rows"]

@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from indicifeval._version import __version__
+from indicifeval.languages import get_profile
 from indicifeval.scoring.categories import CATEGORIES, CATEGORY_OF
 from indicifeval.scoring.engine import RowScore
 
@@ -49,6 +50,22 @@ class _Tally:
         return out
 
 
+def _macro(blocks: list[dict]) -> dict:
+    """The unweighted mean of per-language figures, as the paper's "Avg" columns."""
+    out: dict = {}
+    for m in METRICS:
+        values = [b[m] for b in blocks if b.get(m) is not None]
+        out[m] = sum(values) / len(values) if values else None
+    return out
+
+
+def _is_indic(code: str) -> bool:
+    try:
+        return get_profile(code).is_indic
+    except KeyError:
+        return False
+
+
 def summarize(scores: Iterable[RowScore], scoring: str) -> dict:
     overall = _Tally()
     per_language: dict[str, _Tally] = defaultdict(_Tally)
@@ -56,14 +73,29 @@ def summarize(scores: Iterable[RowScore], scoring: str) -> dict:
     per_language_subset: dict[str, _Tally] = defaultdict(_Tally)
     per_instruction: dict[str, _Tally] = defaultdict(_Tally)
     per_category: dict[str, _Tally] = defaultdict(_Tally)
+    indic_pooled = _Tally()
+    indic_category: dict[str, _Tally] = defaultdict(_Tally)
     missing = 0
+    indic_cache: dict[str, bool] = {}
     for r in scores:
         missing += r.response_missing
+        indic = indic_cache.setdefault(r.language, _is_indic(r.language))
         for tally in (overall, per_language[r.language], per_subset[r.subset], per_language_subset[f"{r.language}/{r.subset}"]):
             tally.add_row(r)
+        if indic:
+            indic_pooled.add_row(r)
         for iid, s, lo in zip(r.instruction_id_list, r.strict, r.loose):
             per_instruction[iid].add_instruction(s, lo)
             per_category[CATEGORY_OF[iid]].add_instruction(s, lo)
+            if indic:
+                indic_category[CATEGORY_OF[iid]].add_instruction(s, lo)
+    indic_langs = sorted(code for code, is_indic in indic_cache.items() if is_indic)
+    average = {}
+    for subset in sorted(per_subset):
+        blocks = [per_language_subset[f"{c}/{subset}"].as_dict() for c in indic_langs
+                  if f"{c}/{subset}" in per_language_subset]
+        if blocks:
+            average[subset] = {**_macro(blocks), "languages": len(blocks)}
     return {
         "scoring": scoring,
         "version": __version__,
@@ -74,4 +106,13 @@ def summarize(scores: Iterable[RowScore], scoring: str) -> dict:
         "per_language_subset": {k: per_language_subset[k].as_dict() for k in sorted(per_language_subset)},
         "per_instruction": {k: per_instruction[k].as_dict(False) for k in sorted(per_instruction)},
         "per_category": {c: per_category[c].as_dict(False) for c in CATEGORIES if c in per_category},
+        # The paper's Indic figures leave English out: "average" is the mean over the Indic
+        # languages of each subset (Tables 1 and 2, "Avg"), "pooled" and "per_category" count
+        # the Indic rows only.
+        "indic": {
+            "languages": indic_langs,
+            "average": average,
+            "pooled": indic_pooled.as_dict() if indic_pooled.prompts else None,
+            "per_category": {c: indic_category[c].as_dict(False) for c in CATEGORIES if c in indic_category},
+        },
     }

@@ -5,8 +5,11 @@ from indicifeval.runs.backends.base import (
     Backend,
     BackendError,
     MissingDependency,
+    OUTPUT_OPTIONS,
     OnResult,
     create_backend,
+    output_settings,
 )
 
-__all__ = ["BACKENDS", "Backend", "BackendError", "MissingDependency", "OnResult", "create_backend"]
+__all__ = ["BACKENDS", "OUTPUT_OPTIONS", "Backend", "BackendError", "MissingDependency", "OnResult", "create_backend",
+           "output_settings"]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from indicifeval.core.errors import IndicIFEvalError
 from indicifeval.runs.requests import GenerationConfig, GenerationRequest, GenerationResult
 
 OnResult = Callable[[GenerationResult], None]
 
 
-class BackendError(RuntimeError):
+class BackendError(IndicIFEvalError, RuntimeError):
     """A backend could not be set up or a request failed for good."""
 
 
@@ -41,6 +42,25 @@ _REGISTRY: dict[str, tuple[str, str]] = {
 }
 
 BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
+
+# Backend options that can change what is generated: part of a run's identity, so a run
+# folder refuses to resume with other values. (Concurrency, timeouts, retries, memory share
+# and the data-parallel split change only how fast.)
+OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
+    "openai": ("base_url",),  # another server may serve another model
+    "hf": ("device", "dtype", "batch_size", "trust_remote_code"),  # numerics, padding, code
+    "vllm": ("dtype", "max_model_len", "tensor_parallel_size", "pipeline_parallel_size", "trust_remote_code"),
+}
+
+
+def output_settings(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The output-affecting part of ``options`` for backend ``name`` (credentials masked)."""
+    from indicifeval.core.secrets import redact_url
+
+    out = {k: options.get(k) for k in OUTPUT_OPTIONS.get(name, ())}
+    if isinstance(out.get("base_url"), str):
+        out["base_url"] = redact_url(out["base_url"]).rstrip("/")
+    return out
 
 
 def create_backend(name: str, config: GenerationConfig, **options: Any) -> Backend:

@@ -127,6 +127,7 @@ class HFBackend:
         else:
             # like vLLM and OpenAI-style servers: no top-k unless the checkpoint sets one
             kwargs.update(do_sample=True, temperature=cfg.temperature, top_p=cfg.top_p, top_k=0)
+        kwargs.update(cfg.gen_kwargs)  # --gen-kwargs, e.g. repetition_penalty=1.1
         return kwargs
 
     def generate(self, requests: Sequence[GenerationRequest], on_result: OnResult) -> None:

@@ -17,10 +17,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from indicifeval.core.secrets import check_env_name, redact_text, redact_url, url_secrets
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.requests import GenerationConfig, GenerationRequest, GenerationResult
+from indicifeval.text.safety import sanitize
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+MAX_BODY_BYTES = 256 * 1024 * 1024  # an answer body beyond this is refused, not read into memory
 
 
 class _Retryable(Exception):
@@ -56,24 +59,44 @@ def build_payload(config: GenerationConfig, request: GenerationRequest, extra_bo
     if config.thinking is not None:
         # vLLM and SGLang pass these to the chat template (Qwen3, DeepSeek-R1 distills, ...)
         payload["chat_template_kwargs"] = {"enable_thinking": config.thinking}
+    payload.update(config.gen_kwargs)  # --gen-kwargs: top_k, presence_penalty, stop, ...
     payload.update(extra_body or {})
     return payload
 
 
+def _text_of(content: Any) -> str | None:
+    """A message's content as text: a string, or the text parts of a list of content parts."""
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [p.get("text") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        return "".join(parts) if parts else None
+    return None
+
+
 def parse_completion(uid: str, body: Any) -> GenerationResult:
-    """The answer text, separate reasoning, finish reason and usage of a chat completion."""
-    try:
-        choice = body["choices"][0]
-        message = choice.get("message") or {}
-        content = message.get("content")
-        if content is None and "text" in choice:
-            content = choice["text"]
-        reasoning = message.get("reasoning_content") or message.get("reasoning")
-        if content is not None and not isinstance(content, str):
-            raise TypeError("content is not a string")
-        return GenerationResult(uid, content or "", choice.get("finish_reason"), reasoning, body.get("usage") or {})
-    except (KeyError, IndexError, TypeError, AttributeError) as exc:
-        raise _Retryable(f"unexpected answer shape ({exc})") from None
+    """The answer text, separate reasoning, finish reason and usage of a chat completion.
+
+    An answer that is well-formed JSON but carries no text (``{"choices": [{}]}``, null
+    content) is a failed item with its reason, not an empty answer: it is retried on resume.
+    A body that is not a completion at all is retried at once (``_Retryable``)."""
+    if not isinstance(body, dict) or not isinstance(body.get("choices"), list):
+        raise _Retryable("the answer is not a chat completion (no 'choices')")
+    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+    if not body["choices"] or not isinstance(body["choices"][0], dict):
+        return GenerationResult(uid, "", None, usage=usage, error="the server's answer has no choices")
+    choice = body["choices"][0]
+    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    finish = choice.get("finish_reason")
+    finish = finish if isinstance(finish, str) else None
+    content = _text_of(message.get("content"))
+    if content is None and isinstance(choice.get("text"), str):
+        content = choice["text"]
+    reasoning = _text_of(message.get("reasoning_content")) or _text_of(message.get("reasoning"))
+    if content is None and not reasoning:
+        why = f" (finish_reason {finish})" if finish else ""
+        return GenerationResult(uid, "", finish, usage=usage, error=f"the server's answer has no content{why}")
+    return GenerationResult(uid, sanitize(content or ""), finish, sanitize(reasoning) if reasoning else None, usage)
 
 
 class OpenAIBackend:
@@ -97,18 +120,24 @@ class OpenAIBackend:
             raise MissingDependency("openai", "aiohttp", "openai") from None
         self.config = config
         self.base_url = base_url.rstrip("/")
+        self.api_key_env = check_env_name(api_key_env)
         self.concurrency = max(1, int(concurrency))
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
-        self.api_key_env = api_key_env
         self.extra_body = extra_body or {}
         self._rng = random.Random()  # jitter only; never affects what is generated
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "base_url": self.base_url, "concurrency": self.concurrency,
+        return {"name": self.name, "base_url": redact_url(self.base_url), "concurrency": self.concurrency,
                 "api_key_env": self.api_key_env, "chat_template_hash": None}
+
+    def _secrets(self) -> list[str]:
+        return [os.environ.get(self.api_key_env) or "", *url_secrets(self.base_url)]
+
+    def redact(self, text: str) -> str:
+        return redact_text(text, self._secrets())
 
     def generate(self, requests: Sequence[GenerationRequest], on_result: OnResult) -> None:
         if requests:
@@ -142,8 +171,8 @@ class OpenAIBackend:
 
             await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(requests)))))
         if failures:
-            raise BackendError(f"{len(failures)} request(s) failed; finished items are kept, run again to resume. "
-                               f"First: {failures[0]}")
+            raise BackendError(self.redact(f"{len(failures)} request(s) failed; finished items are kept, run again to "
+                                           f"resume. First: {failures[0]}"))
 
     async def _one(self, session, request: GenerationRequest) -> GenerationResult:
         import aiohttp
@@ -155,13 +184,16 @@ class OpenAIBackend:
         for attempt in range(1, self.max_retries + 2):
             try:
                 async with session.post(url, json=payload) as response:
-                    raw = await response.read()
                     status, retry_after = response.status, response.headers.get("Retry-After")
+                    raw = await response.content.read(MAX_BODY_BYTES + 1)
+                if len(raw) > MAX_BODY_BYTES:
+                    return GenerationResult(request.uid, "", None, error=f"the answer is over {MAX_BODY_BYTES:,} bytes",
+                                            latency_s=time.monotonic() - started, attempts=attempt)
                 if status in RETRY_STATUS:
                     raise _Retryable(f"HTTP {status}", parse_retry_after(retry_after))
                 if status >= 400:
-                    text = raw[:200].decode("utf-8", "replace")
-                    raise BackendError(f"{request.uid}: HTTP {status}: {text}")
+                    text = raw[:300].decode("utf-8", "replace")
+                    raise BackendError(self.redact(f"{request.uid}: HTTP {status}: {text}"))
                 try:
                     body = json.loads(raw)
                 except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
@@ -171,7 +203,7 @@ class OpenAIBackend:
                 result.attempts = attempt
                 return result
             except (_Retryable, asyncio.TimeoutError, aiohttp.ClientError) as exc:
-                last = f"{exc.__class__.__name__}: {exc}"
+                last = self.redact(f"{exc.__class__.__name__}: {exc}")
                 if attempt > self.max_retries:
                     break
                 wait = getattr(exc, "wait", None)

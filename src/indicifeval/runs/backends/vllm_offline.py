@@ -60,7 +60,7 @@ def engine_kwargs(
 def sampling_kwargs(config: GenerationConfig) -> dict[str, Any]:
     """Keyword arguments for ``vllm.SamplingParams`` (temperature 0 is greedy)."""
     return {"temperature": config.temperature, "top_p": config.top_p, "max_tokens": config.max_tokens,
-            "seed": config.seed, "n": 1}
+            "seed": config.seed, "n": 1, **config.gen_kwargs}
 
 
 def chat_call_kwargs(config: GenerationConfig) -> dict[str, Any]:
@@ -176,7 +176,10 @@ def _run_engine(config: GenerationConfig, options: dict[str, Any],
     """One engine, one ``chat`` call for all ``requests``; yields their results in order."""
     vllm = _import_vllm()
     llm = vllm.LLM(**engine_kwargs(config, **options))
-    params = vllm.SamplingParams(**sampling_kwargs(config))
+    try:
+        params = vllm.SamplingParams(**sampling_kwargs(config))
+    except (TypeError, ValueError) as exc:
+        raise BackendError(f"vLLM does not accept these sampling settings (--gen-kwargs?): {exc}") from None
     outputs = llm.chat([r.messages for r in requests], params, use_tqdm=True, **chat_call_kwargs(config))
     outputs = list(outputs)
     if len(outputs) != len(requests):

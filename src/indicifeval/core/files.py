@@ -1,0 +1,176 @@
+"""Atomic file writes: a unique temporary name in the same folder, flushed, fsynced, then
+renamed over the target. A reader sees the old file or the new one, never half of one; a
+full disk leaves the old file intact and no temporary behind, and says so in one line."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+from indicifeval.core.errors import OutputError
+
+_NO_SPACE = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG}
+
+
+def describe_os_error(exc: OSError, path: str | Path) -> OutputError:
+    """One clear line for a failed write."""
+    if exc.errno in _NO_SPACE:
+        return OutputError(f"{path}: no space left on the device; earlier outputs are left as they were")
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return OutputError(f"{path}: not allowed to write here ({exc.strerror})")
+    return OutputError(f"{path}: cannot write ({exc.strerror or exc})")
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # e.g. Windows: directories cannot be opened
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def ensure_folder(folder: str | Path) -> Path:
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"{folder}: exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise OutputError(f"{folder}: a part of this path is a file, not a folder") from None
+    except OSError as exc:
+        raise describe_os_error(exc, folder) from None
+    return folder
+
+
+@contextmanager
+def atomic_writer(path: str | Path, mode: str = "w", newline: str | None = None) -> Iterator[IO]:
+    """Write ``path`` atomically: ``with atomic_writer(p) as fh: fh.write(...)``."""
+    path = Path(path)
+    ensure_folder(path.parent)
+    binary = "b" in mode
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise describe_os_error(exc, path) from None
+    tmp = Path(tmp_name)
+    try:
+        raw = os.fdopen(fd, "wb")
+        fh: IO = raw if binary else io.TextIOWrapper(raw, encoding="utf-8", newline=newline)
+        try:
+            yield fh
+            fh.flush()
+            os.fsync(raw.fileno())
+        finally:
+            fh.close()
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise describe_os_error(exc, path) from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    with atomic_writer(path) as fh:
+        fh.write(text)
+    return Path(path)
+
+
+def write_bytes(path: str | Path, data: bytes) -> Path:
+    with atomic_writer(path, "wb") as fh:
+        fh.write(data)
+    return Path(path)
+
+
+def sha256_of(path: str | Path, chunk: int = 1 << 20) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class StagedFiles:
+    """A set of files that replace their old versions together: each is written in full to a
+    temporary name first, and only when all are on disk are they renamed into place. A full
+    disk therefore fails before any old file is touched.
+
+        with StagedFiles(folder) as files:
+            files.write_text("summary.json", text)
+            with files.open("scores.jsonl") as fh: ...
+    """
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+        self._staged: list[tuple[Path, Path]] = []
+        self.names: list[str] = []
+
+    @contextmanager
+    def open(self, name: str, mode: str = "w", newline: str | None = None) -> Iterator[IO]:
+        final = self.folder / name
+        ensure_folder(final.parent)
+        try:
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+        except OSError as exc:
+            raise describe_os_error(exc, final) from None
+        tmp = Path(tmp_name)
+        self._staged.append((tmp, final))
+        try:
+            raw = os.fdopen(fd, "wb")
+            fh: IO = raw if "b" in mode else io.TextIOWrapper(raw, encoding="utf-8", newline=newline)
+            try:
+                yield fh
+                fh.flush()
+                os.fsync(raw.fileno())
+            finally:
+                fh.close()
+        except OSError as exc:
+            raise describe_os_error(exc, final) from None
+        self.names.append(name)
+
+    def write_text(self, name: str, text: str) -> None:
+        with self.open(name) as fh:
+            fh.write(text)
+
+    def write_bytes(self, name: str, data: bytes) -> None:
+        with self.open(name, "wb") as fh:
+            fh.write(data)
+
+    def commit(self) -> list[Path]:
+        done = []
+        for tmp, final in self._staged:
+            os.replace(tmp, final)
+            done.append(final)
+        for parent in {final.parent for _, final in self._staged}:
+            _fsync_dir(parent)
+        self._staged = []
+        return done
+
+    def abort(self) -> None:
+        for tmp, _ in self._staged:
+            tmp.unlink(missing_ok=True)
+        self._staged = []
+
+    def __enter__(self) -> StagedFiles:
+        return self
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        if exc_type is None:
+            self.commit()
+        else:
+            self.abort()

@@ -1,0 +1,102 @@
+"""Output folders a tool owns.
+
+Each tool (``score``, ``run``, ``report``) records itself and the files it wrote in the
+folder's ``manifest.json``. It writes into a folder only if the folder is new, empty, or its
+own (``--overwrite`` lifts that), and each time it writes a complete set: files it wrote
+before and did not write again are removed, so no stale file outlives the run that made it."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from indicifeval.core.errors import InputError, OutputError
+from indicifeval.core.files import ensure_folder, write_text
+from indicifeval.core.lock import LOCK_NAME
+
+MANIFEST = "manifest.json"
+_OUR_TEMP = re.compile(r"^\..+\.[A-Za-z0-9_]+\.tmp$")  # what core.files.atomic_writer leaves on a kill
+
+
+def read_manifest(folder: str | Path) -> dict[str, Any] | None:
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"unreadable manifest ({exc})", str(path)) from None
+    if not isinstance(data, dict):
+        raise InputError("unreadable manifest (not a JSON object)", str(path))
+    return data
+
+
+def tool_of(manifest: dict[str, Any] | None) -> str | None:
+    if manifest is None:
+        return None
+    if "tool" in manifest:
+        return str(manifest["tool"])
+    return "run" if "generation" in manifest else None  # run folders of 0.1, before "tool"
+
+
+def write_manifest(folder: str | Path, manifest: dict[str, Any]) -> Path:
+    return write_text(Path(folder) / MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
+
+
+def _content(folder: Path) -> list[Path]:
+    return [p for p in folder.iterdir() if p.name != LOCK_NAME and not _OUR_TEMP.match(p.name)]
+
+
+def claim(folder: str | Path, tool: str, overwrite: bool = False, flag: str = "--out") -> dict[str, Any] | None:
+    """Check, before any work, that ``tool`` may write ``folder``; returns the folder's
+    manifest when it is the tool's own, else None. Raises OutputError otherwise."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(f"{flag} {folder}: exists and is a file, not a folder")
+    if not folder.exists():
+        return None
+    manifest = read_manifest(folder)
+    if tool_of(manifest) == tool:
+        return manifest
+    if not _content(folder) or overwrite:
+        return None
+    made_by = tool_of(manifest)
+    what = f"holds the output of `indicifeval {made_by}`" if made_by else "is not empty"
+    raise OutputError(f"{flag} {folder}: {what} and was not made by `indicifeval {tool}`; choose a new or empty "
+                      f"folder, or pass --overwrite to write into it anyway")
+
+
+def prepare(folder: str | Path) -> Path:
+    """Create the folder and drop temporary files a killed writer left behind."""
+    folder = ensure_folder(folder)
+    for p in folder.iterdir():
+        if _OUR_TEMP.match(p.name) and p.is_file():
+            p.unlink(missing_ok=True)
+    return folder
+
+
+def remove_stale(folder: str | Path, previous: Iterable[str], current: Iterable[str]) -> list[str]:
+    """Delete files listed in ``previous`` (relative names) that are not in ``current``;
+    never anything outside the folder or not listed. Empty subfolders left behind go too."""
+    folder = Path(folder).resolve()
+    keep = set(current)
+    removed = []
+    for name in sorted(set(previous) - keep):
+        path = (folder / name).resolve()
+        if folder not in path.parents or not path.is_file():
+            continue
+        path.unlink(missing_ok=True)
+        removed.append(name)
+        parent = path.parent
+        while parent != folder and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+    return removed
+
+
+def relative_names(folder: str | Path, paths: Iterable[str | Path]) -> list[str]:
+    folder = Path(folder).resolve()
+    return sorted(str(Path(p).resolve().relative_to(folder)) for p in paths)

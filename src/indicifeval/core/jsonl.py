@@ -1,0 +1,134 @@
+"""The one reader of JSON-lines files (and JSON arrays), with errors that say where.
+
+Accepted: UTF-8 with or without a byte-order mark, plain or gzip-compressed (by content, not
+by name). Refused with one clear line: UTF-16, binary data, CSV/TSV, invalid UTF-8 (with the
+line and column), malformed JSON and lines that are not objects."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+from indicifeval.core.errors import InputError, Source
+
+GZIP_MAGIC = b"\x1f\x8b"
+PARQUET_MAGIC = b"PAR1"
+_BOM = b"\xef\xbb\xbf"
+
+
+def sniff(path: Path) -> bytes:
+    """The first bytes of a file (decompressed if it is gzip)."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+        if head.startswith(GZIP_MAGIC):
+            with gzip.open(path, "rb") as gz:
+                head = gz.read(4096)
+    except (OSError, EOFError) as exc:
+        raise InputError(f"cannot read ({exc})", str(path)) from None
+    return head
+
+
+def _open_bytes(path: Path) -> IO[bytes]:
+    with path.open("rb") as fh:
+        magic = fh.read(2)
+    return gzip.open(path, "rb") if magic == GZIP_MAGIC else path.open("rb")
+
+
+def _looks_utf16(head: bytes) -> bool:
+    """UTF-16 without a byte-order mark: ASCII (JSON's syntax) leaves a zero byte in every
+    other position, and almost none in the others."""
+    if len(head) < 8:
+        return False
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    quarter, sixteenth = len(head) // 4, len(head) // 16
+    return (odd > quarter and even <= sixteenth) or (even > quarter and odd <= sixteenth)
+
+
+def check_text(path: Path, head: bytes) -> None:
+    """Refuse, in one line, what is not UTF-8 JSON text."""
+    name = str(path)
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or _looks_utf16(head):
+        raise InputError("the file is UTF-16 text; expected UTF-8 (convert it, e.g. `iconv -f UTF-16 -t UTF-8`)", name)
+    if head.startswith(PARQUET_MAGIC):
+        raise InputError("this is a Parquet file; give it the .parquet extension", name)
+    if b"\x00" in head:
+        raise InputError("this is a binary file, not JSON lines", name)
+    text = head.removeprefix(_BOM).lstrip()
+    first = text.split(b"\n", 1)[0]
+    if text and text[:1] not in (b"{", b"["):
+        if b"," in first or b"\t" in first:
+            raise InputError("looks like CSV/TSV; expected JSON lines (one JSON object per line)", name, 1)
+        raise InputError("not JSON lines: the first line does not start with '{' (one JSON object per line "
+                         "expected)", name, 1)
+
+
+def _decode(raw: bytes, path: Path, lineno: int) -> str:
+    """UTF-8 text of ``raw`` (which starts at line ``lineno``); the error names the line and
+    column of the first bad byte."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        column = len(raw[line_start: exc.start].decode("utf-8", "replace")) + 1
+        raise InputError(f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {column})", str(path),
+                         lineno + raw.count(b"\n", 0, exc.start)) from None
+
+
+def _object(record: object, source: Source) -> dict:
+    if not isinstance(record, dict):
+        raise source.error(f"expected a JSON object, got {type(record).__name__}")
+    return record
+
+
+def read_jsonl(path: str | Path) -> Iterator[tuple[Source, dict]]:
+    """(source, record) for every object in a JSON-lines file or JSON array file."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("file not found" if not path.exists() else "not a file", str(path))
+    head = sniff(path)
+    check_text(path, head)
+    if head.removeprefix(_BOM).lstrip().startswith(b"["):
+        yield from _read_json_array(path)
+        return
+    name = str(path)
+    lineno = 0
+    try:
+        with _open_bytes(path) as fh:
+            for lineno, raw in enumerate(fh, start=1):
+                if lineno == 1:
+                    raw = raw.removeprefix(_BOM)
+                line = _decode(raw, path, lineno)
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError(f"malformed JSON ({exc.msg}, column {exc.colno})", name, lineno) from None
+                except RecursionError:
+                    raise InputError("malformed JSON (nested too deeply)", name, lineno) from None
+                yield Source(name, lineno), _object(record, Source(name, lineno))
+    except (OSError, EOFError) as exc:  # a truncated or corrupt gzip stream, a vanished file
+        raise InputError(f"cannot read past line {lineno} ({exc})", name) from None
+
+
+def _read_json_array(path: Path) -> Iterator[tuple[Source, dict]]:
+    try:
+        with _open_bytes(path) as fh:
+            data = fh.read()
+    except (OSError, EOFError) as exc:
+        raise InputError(f"cannot read ({exc})", str(path)) from None
+    text = _decode(data.removeprefix(_BOM), path, 1)
+    try:
+        records = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"malformed JSON ({exc.msg}, column {exc.colno})", str(path), exc.lineno) from None
+    except RecursionError:
+        raise InputError("malformed JSON (nested too deeply)", str(path)) from None
+    if not isinstance(records, list):
+        raise InputError(f"expected a JSON array of objects, got {type(records).__name__}", str(path))
+    for i, record in enumerate(records, start=1):
+        yield Source(str(path), i), _object(record, Source(str(path), i))

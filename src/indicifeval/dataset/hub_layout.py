@@ -1,0 +1,44 @@
+"""The hub's parquet layout: ``<config>/<split>-NNNNN-of-NNNNN.parquet``, where the config
+names the subset (``indicifeval-trans``, ``indicifeval-ground``) and the split the language.
+
+A local copy (``huggingface-cli download ai4bharat/IndicIFEval --repo-type dataset
+--local-dir DIR``) is read directly, with each row's language and subset taken from where it
+lies, the same way by ``score --data`` and ``run --data``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from indicifeval.core.errors import InputError
+
+HUB_REPO = "ai4bharat/IndicIFEval"
+CONFIGS = {"trans": "indicifeval-trans", "ground": "indicifeval-ground"}
+_SPLIT_FILE = re.compile(r"^(?P<split>[A-Za-z][A-Za-z0-9_]*)-\d+-of-\d+\.parquet$")
+
+
+def is_hub_layout(folder: Path) -> bool:
+    return folder.is_dir() and any((folder / c).is_dir() and any((folder / c).glob("*.parquet"))
+                                   for c in CONFIGS.values())
+
+
+def layout_files(folder: Path, subsets: list[str] | None = None,
+                 languages: list[str] | None = None) -> list[tuple[Path, str, str]]:
+    """(file, language, subset) of every split file, in a stable order, for the subsets and
+    languages wanted (None: all there are)."""
+    out = []
+    for subset in subsets if subsets is not None else list(CONFIGS):
+        found = []
+        for path in sorted((folder / CONFIGS[subset]).glob("*.parquet")):
+            match = _SPLIT_FILE.match(path.name)
+            split = match.group("split") if match else path.name.split("-", 1)[0].removesuffix(".parquet")
+            if languages is None or split in languages:
+                found.append((path, split, subset))
+        if languages is not None:  # in the order asked for, as the hub is read
+            found.sort(key=lambda item: languages.index(item[1]))
+        out += found
+    if not out:
+        wanted = ", ".join(CONFIGS[s] for s in (subsets or CONFIGS) if s in CONFIGS)
+        raise InputError(f"no split files for {wanted} (expected e.g. {CONFIGS['trans']}/hi-00000-of-00001.parquet)",
+                         str(folder))
+    return out

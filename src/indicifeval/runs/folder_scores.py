@@ -1,0 +1,125 @@
+"""Scoring a run folder from what it holds: ``rows.jsonl`` and the latest generation of each
+item, taken only if it was made for the row's current content."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from indicifeval.checkers import ScoringMode
+from indicifeval.core.errors import InputError
+from indicifeval.dataset import Row, load_rows
+from indicifeval.runs.requests import uid_of
+from indicifeval.runs.store import ROWS, RunStore, now_iso
+from indicifeval.scoring.api import ScoreResult, score_rows
+from indicifeval.scoring.summary import summarize
+
+
+def usable(generation: dict | None, row: Row) -> bool:
+    """A generation answers ``row`` if it did not fail and was made for the row's content
+    (generations written before content hashes were recorded are taken as they are)."""
+    if generation is None or generation.get("error"):
+        return False
+    made_for = generation.get("content_hash")
+    return made_for is None or made_for == row.content_hash
+
+
+def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FIXED) -> ScoreResult:
+    """Score a run folder's answers (rows.jsonl + generations.jsonl) without generating."""
+    store = RunStore(folder)
+    if not (store.folder / ROWS).exists():
+        raise InputError("not a run folder (no rows.jsonl)", str(store.folder))
+    mode = ScoringMode(scoring)
+    rows = load_rows(store.folder / ROWS)
+    generations = store.latest_generations()
+    pairs: list[tuple[Row, str | None]] = []
+    missing = failed = stale = 0
+    for row in rows:
+        g = generations.get(uid_of(row.language, row.subset, row.key))
+        if usable(g, row):
+            pairs.append((row, (g or {}).get("answer") or ""))
+            continue
+        pairs.append((row, None))
+        if g is None:
+            missing += 1
+        elif g.get("error"):
+            failed += 1
+        else:
+            stale += 1
+    scores = score_rows(pairs, mode)
+    summary = summarize(scores, mode.value)
+    manifest = store.read_manifest() or {}
+    summary["run"] = _run_stats(rows, generations, manifest, failed, stale)
+    notes = []
+    if missing:
+        notes.append(f"{missing} items have no generation yet (scored as failing); run again to finish them")
+    if failed:
+        reasons = Counter(str(generations[uid_of(r.language, r.subset, r.key)].get("error")) for r, t in pairs
+                          if t is None and (generations.get(uid_of(r.language, r.subset, r.key)) or {}).get("error"))
+        top = "; ".join(f"{n} × {why}" for why, n in reasons.most_common(3))
+        notes.append(f"{failed} items failed (scored as failing; run again to retry them): {top}")
+    if stale:
+        notes.append(f"{stale} answers were made for an earlier version of their row (scored as failing); run again "
+                     f"to generate them anew")
+    stats = summary["run"]
+    if stats["truncated"]:
+        notes.append(f"{sum(stats['truncated'].values())} answers hit the token limit (finish_reason 'length')")
+    if stats["capped"]:
+        notes.append(f"{stats['capped']} answers were longer than the answer-size cap and were cut (see "
+                     f"capped_from_chars in generations.jsonl)")
+    if stats["reasoning_unterminated"]:
+        notes.append(f"{stats['reasoning_unterminated']} answers are empty: the reasoning never ended")
+    rows_scored = [r for r, _ in pairs]
+    return ScoreResult(scores, summary, mode.value, notes, rows_scored, [t for _, t in pairs])
+
+
+def _run_stats(rows: list[Row], generations: dict[str, dict], manifest: dict, failed: int, stale: int) -> dict:
+    truncated: Counter[str] = Counter()
+    generated: Counter[str] = Counter()
+    unterminated = capped = 0
+    usage: Counter[str] = Counter()
+    wanted = {uid_of(r.language, r.subset, r.key) for r in rows}
+    for uid, g in generations.items():
+        if uid not in wanted or g.get("error"):
+            continue
+        generated[g["language"]] += 1
+        truncated[g["language"]] += bool(g.get("truncated"))
+        unterminated += bool(g.get("reasoning_unterminated"))
+        capped += g.get("capped_from_chars") is not None
+        for k, v in (g.get("usage") or {}).items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                usage[k] += v
+    generation = manifest.get("generation") or {}
+    return {
+        "model": generation.get("model"),
+        "backend": generation.get("backend"),
+        "thinking": generation.get("thinking"),
+        "items": len(rows),
+        "generated": dict(sorted(generated.items())),
+        "failed": failed,
+        "stale": stale,
+        "truncated": {k: v for k, v in sorted(truncated.items()) if v},
+        "capped": capped,
+        "reasoning_unterminated": unterminated,
+        "usage": dict(usage),
+        "data": manifest.get("data"),
+    }
+
+
+def rescore(folder: str | Path, scoring: ScoringMode | str) -> tuple[ScoreResult, list[Path]]:
+    """``score --run``: score the folder in ``scoring`` and keep it beside the other modes."""
+    store = RunStore(folder)
+    if not (store.folder / ROWS).exists():
+        raise InputError("not a run folder (no rows.jsonl)", str(store.folder))
+    with store.lock("score"):
+        store.repair()
+        result = score_folder(store.folder, scoring)
+        manifest = store.read_manifest() or {}
+        manifest.setdefault("scoring", result.scoring)
+        written = store.write_scores(result, manifest)
+        manifest["rescored_at"] = now_iso()
+        store.write_manifest(manifest)
+    return result, written
+
+
+__all__ = ["rescore", "score_folder", "usable"]

@@ -1,0 +1,85 @@
+"""A score folder: what ``indicifeval score`` writes, complete and consistent every time.
+
+``manifest.json`` (the tool, inputs with sha256, options, time, the files), ``rows.jsonl``
+(the rows as scored), ``responses.jsonl`` (the answers as scored), ``scores.jsonl`` and
+``summary.json``. All five are staged and renamed together; files an earlier score wrote
+and this one did not are removed. ``report`` reads such a folder like a run folder."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from indicifeval._version import __version__
+from indicifeval.core.files import StagedFiles, sha256_of
+from indicifeval.core.folders import MANIFEST, claim, prepare, remove_stale
+
+if TYPE_CHECKING:
+    from indicifeval.scoring.api import ScoreResult
+
+FORMAT_VERSION = 1
+ROWS, RESPONSES, SCORES, SUMMARY = "rows.jsonl", "responses.jsonl", "scores.jsonl", "summary.json"
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+def describe_input(value: Any) -> Any:
+    """A path with its size and sha256 (each file of a folder), or what an in-memory input was."""
+    if isinstance(value, (str, Path)):
+        path = Path(value)
+        if path.is_file():
+            return {"path": str(path), "bytes": path.stat().st_size, "sha256": sha256_of(path)}
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
+            return {"path": str(path), "files": [{"path": str(p.relative_to(path)), "sha256": sha256_of(p)}
+                                                 for p in files[:2000]]}
+        return {"name": str(value)}  # "sample", "hub"
+    return {"name": f"<in memory: {type(value).__name__}>"}
+
+
+def dumps_line(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False) + "\n"
+
+
+def write_score_folder(result: ScoreResult, out: str | Path, overwrite: bool = False) -> Path:
+    old = claim(out, "score", overwrite)
+    folder = prepare(out)
+    manifest = {
+        "tool": "score",
+        "format_version": FORMAT_VERSION,
+        "indicifeval_version": __version__,
+        "created_at": now_iso(),
+        "scoring": result.scoring,
+        "inputs": result.inputs,
+        "options": result.options,
+        "files": [MANIFEST, ROWS, RESPONSES, SCORES, SUMMARY],
+    }
+    with StagedFiles(folder) as files:
+        if result.rows is not None:
+            with files.open(ROWS) as fh:
+                for row in result.rows:
+                    fh.write(dumps_line(row.to_record()))
+        if result.responses is not None and result.rows is not None:
+            with files.open(RESPONSES) as fh:
+                for row, text in zip(result.rows, result.responses):
+                    fh.write(dumps_line({"key": row.key, "language": row.language, "subset": row.subset,
+                                         "response": text}))
+        write_scores(files, result)
+        manifest["files"] = sorted({*files.names, MANIFEST})
+        files.write_text(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
+    previous = (old or {}).get("files") or []
+    remove_stale(folder, [str(f) for f in previous], manifest["files"])
+    return folder
+
+
+def write_scores(files: StagedFiles, result: ScoreResult, scores_name: str = SCORES,
+                 summary_name: str = SUMMARY) -> None:
+    """Stage a result's scores and summary (the part a run folder shares with a score folder)."""
+    with files.open(scores_name) as fh:
+        for s in result.scores:
+            fh.write(dumps_line(s.to_json()))
+    files.write_text(summary_name, json.dumps(result.summary, ensure_ascii=False, indent=2) + "\n")
