@@ -38,6 +38,12 @@ class InputError(IndicIFEvalError, ValueError):
         return (": ".join([", ".join(where), self.message])) if where else self.message
 
 
+def first_line(exc: BaseException, limit: int = 300) -> str:
+    """An exception's message, one line (libraries write several), for a one-line error."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return (lines[0][:limit] if lines else "") or exc.__class__.__name__
+
+
 class OutputError(IndicIFEvalError):
     """An output cannot be written (disk full, not a folder, a folder that is not ours)."""
 

@@ -8,6 +8,7 @@ before and did not write again are removed, so no stale file outlives the run th
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -57,6 +58,13 @@ def claim(folder: str | Path, tool: str, overwrite: bool = False, flag: str = "-
     if folder.exists() and not folder.is_dir():
         raise OutputError(f"{flag} {folder}: exists and is a file, not a folder")
     if not folder.exists():
+        parent = folder.absolute().parent
+        while not parent.exists():
+            parent = parent.parent
+        if not parent.is_dir():
+            raise OutputError(f"{flag} {folder}: {parent} is a file, not a folder")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise OutputError(f"{flag} {folder}: not allowed to create it in {parent}")
         return None
     manifest = read_manifest(folder)
     if tool_of(manifest) == tool:
@@ -70,11 +78,17 @@ def claim(folder: str | Path, tool: str, overwrite: bool = False, flag: str = "-
 
 
 def prepare(folder: str | Path) -> Path:
-    """Create the folder and drop temporary files a killed writer left behind."""
+    """Create the folder and drop temporary files (and staging folders) a killed writer left
+    behind."""
+    import shutil
+
     folder = ensure_folder(folder)
     for p in folder.iterdir():
-        if _OUR_TEMP.match(p.name) and p.is_file():
-            p.unlink(missing_ok=True)
+        if _OUR_TEMP.match(p.name):
+            if p.is_dir():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                p.unlink(missing_ok=True)
     return folder
 
 
@@ -100,3 +114,44 @@ def remove_stale(folder: str | Path, previous: Iterable[str], current: Iterable[
 def relative_names(folder: str | Path, paths: Iterable[str | Path]) -> list[str]:
     folder = Path(folder).resolve()
     return sorted(str(Path(p).resolve().relative_to(folder)) for p in paths)
+
+
+class StagedFolder:
+    """Build a folder's new contents in a hidden staging folder inside it, then move them into
+    place file by file (renames need no space) and drop what the previous set had and this
+    one lacks. A failure while building leaves the previous contents untouched.
+
+        with StagedFolder(out, previous_files) as stage:
+            write everything under stage.path
+        stage.files  # the names now in ``out``
+    """
+
+    def __init__(self, folder: str | Path, previous: Iterable[str] = ()):
+        self.folder = Path(folder)
+        self.previous = list(previous)
+        self.path = Path()
+        self.files: list[str] = []
+
+    def __enter__(self) -> StagedFolder:
+        import tempfile
+
+        prepare(self.folder)
+        self.path = Path(tempfile.mkdtemp(prefix=".staging.", suffix=".tmp", dir=self.folder))
+        return self
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        import shutil
+
+        try:
+            if exc_type is None:
+                names = sorted(str(p.relative_to(self.path)) for p in self.path.rglob("*") if p.is_file())
+                for name in names:
+                    target = self.folder / name
+                    ensure_folder(target.parent)
+                    if target.is_dir():
+                        shutil.rmtree(target)
+                    (self.path / name).replace(target)
+                self.files = names
+                remove_stale(self.folder, self.previous, [*names, MANIFEST])
+        finally:
+            shutil.rmtree(self.path, ignore_errors=True)

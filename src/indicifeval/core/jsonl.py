@@ -78,6 +78,12 @@ def _decode(raw: bytes, path: Path, lineno: int) -> str:
                          lineno + raw.count(b"\n", 0, exc.start)) from None
 
 
+def json_error(exc: json.JSONDecodeError) -> str:
+    """"malformed JSON (Expecting value, column 5)"; json's "... starting at" reads on."""
+    sep = " " if exc.msg.endswith(" at") else ", "
+    return f"malformed JSON ({exc.msg}{sep}column {exc.colno})"
+
+
 def _object(record: object, source: Source) -> dict:
     if not isinstance(record, dict):
         raise source.error(f"expected a JSON object, got {type(record).__name__}")
@@ -107,7 +113,7 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[Source, dict]]:
                 try:
                     record = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise InputError(f"malformed JSON ({exc.msg}, column {exc.colno})", name, lineno) from None
+                    raise InputError(json_error(exc), name, lineno) from None
                 except RecursionError:
                     raise InputError("malformed JSON (nested too deeply)", name, lineno) from None
                 yield Source(name, lineno), _object(record, Source(name, lineno))
@@ -125,7 +131,7 @@ def _read_json_array(path: Path) -> Iterator[tuple[Source, dict]]:
     try:
         records = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON ({exc.msg}, column {exc.colno})", str(path), exc.lineno) from None
+        raise InputError(json_error(exc), str(path), exc.lineno) from None
     except RecursionError:
         raise InputError("malformed JSON (nested too deeply)", str(path)) from None
     if not isinstance(records, list):

@@ -10,7 +10,7 @@ import socket
 from pathlib import Path
 from urllib.parse import urlparse
 
-from indicifeval.core.errors import InputError, Source
+from indicifeval.core.errors import InputError, Source, first_line
 from indicifeval.dataset.hub_layout import CONFIGS
 from indicifeval.dataset.rows import Row, parse_row
 
@@ -59,15 +59,11 @@ def rows_from_hub(repo: str, revision: str | None, splits: list[tuple[str, str]]
         except ValueError as exc:  # unknown split: a language the config does not have
             if "split" in str(exc).lower() and "unknown" in str(exc).lower():
                 continue
-            raise InputError(_first_line(exc), where) from None
+            raise InputError(first_line(exc), where) from None
         except Exception as exc:  # network, auth, missing repo: one line, never a traceback
             hint = "" if local else f"; {_advice(repo)}"
-            raise InputError(f"{exc.__class__.__name__}: {_first_line(exc)}{hint}", where) from None
+            raise InputError(f"{exc.__class__.__name__}: {first_line(exc)}{hint}", where) from None
         for i, record in enumerate(split, start=1):
             rows.append(parse_row(record, Source(where, i), layout=(lang, subset)))
     return rows
 
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:300] if text else exc.__class__.__name__

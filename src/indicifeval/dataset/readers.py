@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from indicifeval.core.errors import InputError, Source
+from indicifeval.core.errors import InputError, Source, first_line
 from indicifeval.core.jsonl import PARQUET_MAGIC, read_jsonl, sniff
 from indicifeval.text.safety import sanitize_value
 
@@ -53,6 +53,6 @@ def _read_parquet(path: Path, head: bytes) -> Iterator[tuple[Source, dict]]:
     try:
         table = pq.read_table(path)
     except (pa.ArrowException, OSError, ValueError) as exc:
-        raise InputError(f"unreadable Parquet file ({exc})", str(path)) from None
+        raise InputError(f"unreadable Parquet file ({first_line(exc)})", str(path)) from None
     for i, record in enumerate(table.to_pylist(), start=1):
         yield Source(str(path), i), record

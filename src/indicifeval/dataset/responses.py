@@ -53,11 +53,12 @@ class Responses:
     def __len__(self) -> int:
         return len(self.by_uid) + len(self.by_key) + len(self.by_prompt)
 
-    def _put(self, table: dict, name: Any, text: str | None, source: Source, what: str, field_name: str) -> None:
+    def _put(self, table: dict, name: Any, text: str | None, source: Source, what: str, field_name: str,
+             hint: str = "") -> None:
         first = self.sources.get((id(table), name))
         if first is not None:
             raise source.error(f"a second response for {what} (the first is at {first.file}, line {first.line}); "
-                               f"each row needs exactly one", field_name)
+                               f"each row needs exactly one{hint}", field_name)
         table[name] = text
         self.sources[(id(table), name)] = source
 
@@ -129,8 +130,8 @@ def load_responses(source: str | Path | Iterable[dict] | Mapping[Any, str], allo
                 out._put(out.by_uid, (str(language), str(subset), key_id(key)), text, src,
                          f"{language}/{subset} key {key!r}", "key")
             else:
-                out._put(out.by_key, key_id(key), text, src, f"key {key!r} (add 'language' and 'subset' when "
-                         f"keys repeat across languages)", "key")
+                out._put(out.by_key, key_id(key), text, src, f"key {key!r}", "key",
+                         " (add 'language' and 'subset' where keys repeat across languages)")
             continue
         prompt = record.get("prompt", doc.get("prompt") if doc else None)
         if isinstance(prompt, str):

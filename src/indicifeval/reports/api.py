@@ -3,22 +3,45 @@ Markdown, CSV, JSON, plots (PNG and SVG) and one self-contained HTML file."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+from indicifeval._version import __version__
+from indicifeval.core.errors import InputError
+from indicifeval.core.folders import StagedFolder, claim, write_manifest
 from indicifeval.reports.analyses import METRIC_NAMES, Analyses, all_tables
 from indicifeval.reports.families import load_family_map
-from indicifeval.reports.loading import RunData, load_runs
+from indicifeval.reports.loading import RunData, _key, load_runs
 from indicifeval.reports.model import Report
 from indicifeval.reports.writers import write_tables
 
 METRICS = tuple(METRIC_NAMES)
+FIGURE_STEPS = 6  # plots.FIGURES, without importing matplotlib to count them
+Step = Callable[[str], None]
+
+
+def _no_step(description: str) -> None:
+    pass
+
+
+def steps_needed(n_runs: int, plots: bool, html: bool) -> int:
+    """How many times ``report`` calls its ``step`` callback (for a progress bar)."""
+    return n_runs + 2 + (FIGURE_STEPS if plots else 0) + (1 if html else 0)
+
+
+def require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InputError("plots need matplotlib: pip install 'indicifeval[report]' (or pass --no-plots)") from None
 
 
 def _samples(runs: list[RunData]) -> list[dict]:
     out = []
     for run in runs:
         for s in run.scores:
-            uid = (s["language"], s["subset"], s["key"])
+            uid = _key(s)
             row, gen = run.rows.get(uid, {}), run.generations.get(uid, {})
             out.append({
                 "run": run.info.name, "language": s["language"], "subset": s["subset"], "key": s["key"],
@@ -38,15 +61,19 @@ def build_report(
     n_boot: int = 1000,
     family_map: str | Path | None = None,
     include_paper: bool = True,
+    scoring: str | None = None,
+    mixed_scoring: bool = False,
+    step: Step = _no_step,
 ) -> Report:
-    runs = load_runs(list(run_dirs), load_family_map(family_map))
+    runs = load_runs(list(run_dirs), load_family_map(family_map), scoring, mixed_scoring, on_run=step)
     analyses = Analyses(runs, metric, seed=seed, n_boot=n_boot)
     tables = all_tables(analyses, include_paper=include_paper)
+    step("analyses and intervals")
     notes = [analyses.subset_note]
     modes = {r.info.scoring for r in runs}
     if len(modes) > 1:
-        notes.append(f"runs were scored in different modes ({', '.join(sorted(modes))}): re-score them alike "
-                     f"with `indicifeval score --run DIR --scoring MODE`")
+        notes.append(f"runs were scored in different modes ({', '.join(sorted(modes))}) and are compared anyway "
+                     f"(--mixed-scoring): re-score them alike with `indicifeval score --run DIR --scoring MODE`")
     if not analyses.thinking_pairs():
         notes.append("no thinking/non-thinking pair among these runs (same model and settings, thinking on vs off)")
     return Report(metric, [r.info for r in runs], tables, _samples(runs), seed, n_boot, notes)
@@ -63,21 +90,40 @@ def report(
     include_paper: bool = True,
     plots: bool = True,
     html: bool = True,
+    scoring: str | None = None,
+    mixed_scoring: bool = False,
+    overwrite: bool = False,
+    step: Step = _no_step,
 ) -> Report:
-    """Analyse ``run_dirs`` and write the report to ``out``; returns it (``report.files``)."""
-    rep = build_report(run_dirs, metric, seed=seed, n_boot=n_boot, family_map=family_map,
-                       include_paper=include_paper)
-    out = Path(out)
-    files = write_tables(rep, out)
-    figures = []
+    """Analyse ``run_dirs`` and write the report to ``out``; returns it (``report.files``).
+
+    ``out`` is the report's own: a folder another tool made is refused unless ``overwrite``,
+    and each report replaces the previous one's files as a whole (stale ones removed).
+    ``scoring`` picks each run's fixed or paper scores (default: the mode it was made with).
+    """
     if plots:
-        from indicifeval.reports.plots import write_plots
+        require_matplotlib()
+    previous = claim(out, "report", overwrite)
+    rep = build_report(run_dirs, metric, seed=seed, n_boot=n_boot, family_map=family_map,
+                       include_paper=include_paper, scoring=scoring, mixed_scoring=mixed_scoring, step=step)
+    out = Path(out)
+    with StagedFolder(out, (previous or {}).get("files") or []) as stage:
+        files = write_tables(rep, stage.path)
+        step("tables")
+        figures = []
+        if plots:
+            from indicifeval.reports.plots import write_plots
 
-        figures = write_plots(rep, out / "plots")
-        files += figures
-    if html:
-        from indicifeval.reports.html import write_html
+            figures = write_plots(rep, stage.path / "plots", step=step)
+            files += figures
+        if html:
+            from indicifeval.reports.html import write_html
 
-        files.append(write_html(rep, out / "report.html", figures))
-    rep.files = [str(f) for f in files]
+            files.append(write_html(rep, stage.path / "report.html", figures))
+            step("report.html")
+    rep.files = [str(out / name) for name in stage.files]
+    write_manifest(out, {"tool": "report", "format_version": 1, "indicifeval_version": __version__,
+                         "created_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                         "runs": [str(Path(d)) for d in run_dirs], "metric": metric, "seed": seed,
+                         "bootstrap": n_boot, "scoring": scoring, "files": sorted(stage.files)})
     return rep

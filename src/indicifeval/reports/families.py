@@ -7,6 +7,9 @@ import json
 import re
 from pathlib import Path
 
+from indicifeval.core.errors import InputError
+from indicifeval.core.jsonl import json_error
+
 _SIZE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[bB](?![a-zA-Z])")
 _MOE = re.compile(r"(\d+)[bB]-\d+[eE]")  # Llama-4 "17B-16E": active size
 _LEADING_NAME = re.compile(r"[A-Za-z]+")
@@ -30,11 +33,32 @@ def guess_family(model: str) -> tuple[str, float | None]:
 
 
 def load_family_map(path: str | Path | None) -> dict[str, dict]:
+    """``{"org/model": {"family": "X", "size_b": 7}}``, checked: errors name the entry."""
     if path is None:
         return {}
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    name = str(path)
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError("file not found", name) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read ({exc})", name) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(json_error(exc), name, exc.lineno) from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path}: expected an object of model -> {{family, size_b}}")
+        raise InputError(f"expected an object of model -> {{family, size_b}}, got {type(data).__name__}", name)
+    for model, entry in data.items():
+        if not isinstance(entry, dict):
+            raise InputError(f"expected {{family, size_b}}, got {type(entry).__name__}", name, field=model)
+        unknown = set(entry) - {"family", "size_b"}
+        if unknown:
+            raise InputError(f"unknown keys {', '.join(sorted(unknown))} (only family and size_b)", name, field=model)
+        if "family" in entry and not isinstance(entry["family"], str):
+            raise InputError("family must be a string", name, field=f"{model}.family")
+        size = entry.get("size_b")
+        if size is not None and (isinstance(size, bool) or not isinstance(size, (int, float)) or size <= 0):
+            raise InputError(f"size_b must be a positive number of billions, got {size!r}", name,
+                             field=f"{model}.size_b")
     return data
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
-from indicifeval.dataset import InputError
+from indicifeval.core.folders import read_manifest, tool_of
+from indicifeval.core.jsonl import read_jsonl
+from indicifeval.dataset import InputError, key_id
 from indicifeval.reports.families import family_of
+from indicifeval.runs.store import RunStore, score_file_names
 from indicifeval.reports.model import RunInfo
 
 
@@ -20,50 +22,89 @@ class RunData:
     generations: dict[tuple, dict] = field(default_factory=dict)
 
     def row(self, score: dict) -> dict:
-        return self.rows.get((score["language"], score["subset"], score["key"]), {})
+        return self.rows.get(_key(score), {})
 
 
 def _jsonl(path: Path) -> list[dict]:
-    out = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if line.strip():
-                try:
-                    out.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"malformed JSON ({exc.msg})", str(path), lineno) from None
-    return out
+    return [record for _, record in read_jsonl(path)]
 
 
-def load_run(folder: str | Path, family_map: dict | None = None, scores_file: str = "scores.jsonl") -> RunData:
+def _key(record: dict) -> tuple:
+    return (record.get("language"), record.get("subset"), key_id(record.get("key")))
+
+
+def score_file(folder: Path, manifest: dict, scoring: str | None) -> tuple[str, str]:
+    """(file name, mode) of the scores to read: ``scoring``'s, or the folder's own mode's."""
+    tool = tool_of(manifest) or ("score" if not (folder / "generations.jsonl").exists() else "run")
+    if tool == "score" or not manifest:
+        own = _scored_mode(folder / "scores.jsonl")
+        if scoring is not None and own is not None and scoring != own:
+            raise InputError(f"holds {own} scores only; score it again with --scoring {scoring}", str(folder))
+        return "scores.jsonl", own or "fixed"
+    primary = manifest.get("scoring") or "fixed"
+    mode = scoring or primary
+    name = score_file_names(mode, primary)[0]
+    if not (folder / name).exists():
+        raise InputError(f"has no {mode} scores yet: run `indicifeval score --run {folder} --scoring {mode}`",
+                         str(folder))
+    return name, mode
+
+
+def _scored_mode(path: Path) -> str | None:
+    if not path.exists():
+        return None
+    for _, record in read_jsonl(path):
+        return str(record.get("scoring") or "fixed")
+    return None
+
+
+def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | None = None) -> RunData:
+    """A run folder (``indicifeval run``) or a score folder (``indicifeval score``), with the
+    scores of ``scoring`` (default: the mode the folder was made with)."""
     folder = Path(folder)
-    scores_path = folder / scores_file
+    if not folder.is_dir():
+        raise InputError("no such folder" if not folder.exists() else "not a folder", str(folder))
+    manifest = read_manifest(folder) or {}
+    scores_name, mode = score_file(folder, manifest, scoring)
+    scores_path = folder / scores_name
     if not scores_path.exists():
-        raise InputError(f"no {scores_file}: run `indicifeval run` or `indicifeval score` first", str(folder))
-    manifest = {}
-    if (folder / "manifest.json").exists():
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        raise InputError(f"no {scores_name}: run `indicifeval run` or `indicifeval score` first", str(folder))
     generation = manifest.get("generation") or {}
     model = generation.get("model") or folder.name
     family, size = family_of(model, family_map)
     scores = _jsonl(scores_path)
-    scoring = scores[0].get("scoring", "fixed") if scores else "fixed"
     info = RunInfo(
         name=folder.name, folder=str(folder), model=model, family=family, size_b=size,
-        thinking=generation.get("thinking"), scoring=scoring, backend=generation.get("backend"),
+        thinking=generation.get("thinking"), scoring=mode, backend=generation.get("backend"),
         settings={k: v for k, v in generation.items() if k != "thinking"},
     )
     data = RunData(info, scores)
     if (folder / "rows.jsonl").exists():
-        data.rows = {(r["language"], r["subset"], r["key"]): r for r in _jsonl(folder / "rows.jsonl")}
+        data.rows = {_key(r): r for r in _jsonl(folder / "rows.jsonl")}
     if (folder / "generations.jsonl").exists():
-        for g in _jsonl(folder / "generations.jsonl"):
-            data.generations[(g["language"], g["subset"], g["key"])] = g
+        for g in RunStore(folder).read_generations():
+            data.generations[_key(g)] = g
+    elif (folder / "responses.jsonl").exists():  # a score folder: the answers it scored
+        for r in _jsonl(folder / "responses.jsonl"):
+            data.generations[_key(r)] = {"answer": r.get("response")}
     return data
 
 
-def load_runs(folders: list[str | Path], family_map: dict | None = None) -> list[RunData]:
-    runs = [load_run(f, family_map) for f in folders]
+def load_runs(folders: list[str | Path], family_map: dict | None = None, scoring: str | None = None,
+              mixed_scoring: bool = False, on_run: Callable[[str], None] | None = None) -> list[RunData]:
+    """The runs, each with the scores of ``scoring`` (default: its own mode); runs scored in
+    different modes are refused unless ``mixed_scoring``: their numbers do not compare."""
+    runs = []
+    for f in folders:
+        runs.append(load_run(f, family_map, scoring))
+        if on_run is not None:
+            on_run(f"read {Path(f).name}")
+    modes = {r.info.scoring for r in runs}
+    if len(modes) > 1 and not mixed_scoring:
+        listed = ", ".join(f"{r.info.folder}: {r.info.scoring}" for r in runs)
+        raise InputError(f"these runs were scored in different modes ({listed}); choose one with --scoring fixed|paper "
+                         f"(score the others with `indicifeval score --run DIR --scoring MODE`), or pass "
+                         f"--mixed-scoring to put them in one table anyway")
     _unique_names(runs)
     return runs
 

@@ -467,7 +467,7 @@ FIGURES: tuple[Callable[[Report, Path], list[Path]], ...] = (
 )
 
 
-def write_plots(report: Report, out_dir: str | Path) -> list[Path]:
+def write_plots(report: Report, out_dir: str | Path, step: Callable[[str], None] | None = None) -> list[Path]:
     """Write every figure the report's tables allow into ``out_dir``; returns the files (PNG and
     SVG of each figure, in that order)."""
     import matplotlib
@@ -482,4 +482,6 @@ def write_plots(report: Report, out_dir: str | Path) -> list[Path]:
         matplotlib.rcParams["font.family"] = _Fonts.latin
         for figure in FIGURES:
             files += figure(report, out_dir)
+            if step is not None:
+                step(f"figure {figure.__name__.strip('_')}")
     return files

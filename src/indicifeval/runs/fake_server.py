@@ -52,6 +52,9 @@ class ServerConfig:
     api_key: str | None = None  # if set, requests must carry "Authorization: Bearer <key>"
     # request body -> answer; overrides ``answers`` (e.g. different quality per model or thinking)
     answer_fn: Callable[[dict], str] | None = None
+    # request body -> (status, raw response body), or None for the normal answer: broken servers
+    # (an empty choice, null content, a lone surrogate, a huge body, an error that echoes the key)
+    raw_fn: Callable[[dict], tuple[int, bytes] | None] | None = None
 
 
 def default_answer(prompt: str) -> str:
@@ -142,8 +145,8 @@ class FakeOpenAIServer:
 
     @staticmethod
     def _send(writer, status: int, payload: bytes, extra: dict | None = None) -> None:
-        reason = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
-                  500: "Internal Server Error"}.get(status, "OK")
+        reason = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+                  429: "Too Many Requests", 500: "Internal Server Error"}.get(status, "OK")
         head = [f"HTTP/1.1 {status} {reason}", "Content-Type: application/json",
                 f"Content-Length: {len(payload)}", "Connection: keep-alive"]
         head += [f"{k}: {v}" for k, v in (extra or {}).items()]
@@ -156,6 +159,7 @@ class FakeOpenAIServer:
             await writer.drain()
             return True
         self.seen_auth.add(headers.get("authorization", ""))
+        path = path.split("?", 1)[0]
         if method == "GET" and path.rstrip("/").endswith("/models"):
             self._send(writer, 200, json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
             await writer.drain()
@@ -196,6 +200,8 @@ class FakeOpenAIServer:
             return False
         elif fault == "malformed":
             self._send(writer, 200, b'{"id": "x", "choices": [{"message": {"content": "trunc')
+        elif cfg.raw_fn is not None and (raw := cfg.raw_fn(request)) is not None:
+            self._send(writer, raw[0], raw[1])
         else:
             self._send(writer, 200, self._completion(request, prompt))
         await writer.drain()

@@ -45,9 +45,10 @@ BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
 
 # Backend options that can change what is generated: part of a run's identity, so a run
 # folder refuses to resume with other values. (Concurrency, timeouts, retries, memory share
-# and the data-parallel split change only how fast.)
+# and the data-parallel split change only how fast; a server's URL only says where the model
+# named by --model is served, so a restarted server on another port resumes the run.)
 OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
-    "openai": ("base_url",),  # another server may serve another model
+    "openai": (),
     "hf": ("device", "dtype", "batch_size", "trust_remote_code"),  # numerics, padding, code
     "vllm": ("dtype", "max_model_len", "tensor_parallel_size", "pipeline_parallel_size", "trust_remote_code"),
 }

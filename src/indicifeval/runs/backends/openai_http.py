@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from indicifeval.core.secrets import check_env_name, redact_text, redact_url, url_secrets
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
@@ -99,6 +100,33 @@ def parse_completion(uid: str, body: Any) -> GenerationResult:
     return GenerationResult(uid, sanitize(content or ""), finish, sanitize(reasoning) if reasoning else None, usage)
 
 
+def split_credentials(url: str) -> tuple[str, str | None, str | None]:
+    """(the URL without user and password, user, password)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url, None, None
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=netloc)), unquote(parts.username or ""), \
+        unquote(parts.password) if parts.password is not None else None
+
+
+def endpoint(base_url: str, path: str) -> str:
+    """``base_url`` + ``/path``, keeping its query (``...?key=``) after the path."""
+    parts = urlsplit(split_credentials(base_url)[0])
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "/" + path))
+
+
+async def _read_capped(response: Any, limit: int) -> bytes | None:
+    """The whole body, or None once it passes ``limit`` bytes (the rest is not read)."""
+    chunks, size = [], 0
+    async for chunk in response.content.iter_chunked(1 << 20):
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 class OpenAIBackend:
     name = "openai"
 
@@ -148,8 +176,11 @@ class OpenAIBackend:
 
         headers = {"Content-Type": "application/json"}
         key = os.environ.get(self.api_key_env)
+        _, user, password = split_credentials(self.base_url)
         if key:
             headers["Authorization"] = f"Bearer {key}"
+        elif user is not None:  # https://user:password@host/v1 is HTTP basic authentication
+            headers["Authorization"] = aiohttp.BasicAuth(user, password or "").encode()
         connector = aiohttp.TCPConnector(limit=self.concurrency)
         timeout = aiohttp.ClientTimeout(total=self.timeout_s)
         queue: asyncio.Queue[GenerationRequest] = asyncio.Queue()
@@ -178,15 +209,15 @@ class OpenAIBackend:
         import aiohttp
 
         payload = build_payload(self.config, request, self.extra_body)
-        url = f"{self.base_url}/chat/completions"
+        url = endpoint(self.base_url, "chat/completions")
         started = time.monotonic()
         last = ""
         for attempt in range(1, self.max_retries + 2):
             try:
                 async with session.post(url, json=payload) as response:
                     status, retry_after = response.status, response.headers.get("Retry-After")
-                    raw = await response.content.read(MAX_BODY_BYTES + 1)
-                if len(raw) > MAX_BODY_BYTES:
+                    raw = await _read_capped(response, MAX_BODY_BYTES)
+                if raw is None:
                     return GenerationResult(request.uid, "", None, error=f"the answer is over {MAX_BODY_BYTES:,} bytes",
                                             latency_s=time.monotonic() - started, attempts=attempt)
                 if status in RETRY_STATUS:
