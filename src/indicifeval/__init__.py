@@ -1,38 +1,60 @@
-"""indicifeval: verifiable instruction-following evaluation for 14 Indic languages and English."""
+"""indicifeval: verifiable instruction-following evaluation for 14 Indic languages and English.
+
+    import indicifeval
+    result = indicifeval.score("rows.jsonl", "responses.jsonl")      # or in-memory rows/answers
+    outcome = indicifeval.run(indicifeval.GenerationConfig(model="m", backend="openai"), "runs/m",
+                              indicifeval.DataOptions(source="sample"), backend_options={"base_url": url})
+    indicifeval.report(["runs/m"], "report/")
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from indicifeval._version import __version__
 
-__all__ = [
-    "__version__",
-    "score",
-    "score_rows",
-    "load_rows",
-    "load_responses",
-    "load_dataset",
-    "get_profile",
-    "list_languages",
-    "ScoreResult",
-    "ScoringMode",
-    "InputError",
-]
+if TYPE_CHECKING:  # the lazy exports below, for type checkers and IDEs
+    from indicifeval.checkers.rules import ScoringMode
+    from indicifeval.core.errors import IndicIFEvalError, InputError
+    from indicifeval.dataset import load_dataset, load_responses, load_rows
+    from indicifeval.languages import get_profile, list_languages
+    from indicifeval.reports.api import report
+    from indicifeval.runs.requests import GenerationConfig
+    from indicifeval.runs.runner import DataOptions, run
+    from indicifeval.scoring.api import ScoreResult, score, score_rows
+
+# name -> module it lives in; imported on first use so `import indicifeval` stays cheap
+_EXPORTS = {
+    "score": "indicifeval.scoring.api",
+    "score_rows": "indicifeval.scoring.api",
+    "ScoreResult": "indicifeval.scoring.api",
+    "ScoringMode": "indicifeval.checkers.rules",
+    "load_rows": "indicifeval.dataset",
+    "load_responses": "indicifeval.dataset",
+    "load_dataset": "indicifeval.dataset",
+    "InputError": "indicifeval.core.errors",
+    "IndicIFEvalError": "indicifeval.core.errors",
+    "get_profile": "indicifeval.languages",
+    "list_languages": "indicifeval.languages",
+    "run": "indicifeval.runs.runner",
+    "DataOptions": "indicifeval.runs.runner",
+    "GenerationConfig": "indicifeval.runs.requests",
+    "report": "indicifeval.reports.api",
+}
+
+__all__ = ["__version__", *_EXPORTS]
 
 
-def __getattr__(name: str):
-    # Lazy so `import indicifeval` stays cheap and the CLI starts fast.
-    if name in {"score", "score_rows", "ScoreResult"}:
-        from indicifeval.scoring import api
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'indicifeval' has no attribute {name!r}")
+    import importlib
 
-        return getattr(api, name)
-    if name == "ScoringMode":
-        from indicifeval.checkers.rules import ScoringMode
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
 
-        return ScoringMode
-    if name in {"load_rows", "load_responses", "load_dataset", "InputError"}:
-        from indicifeval import dataset
 
-        return getattr(dataset, name)
-    if name in {"get_profile", "list_languages"}:
-        from indicifeval import languages
-
-        return getattr(languages, name)
-    raise AttributeError(f"module 'indicifeval' has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

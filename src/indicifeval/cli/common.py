@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+class HelpFormatter(argparse.HelpFormatter):
     """Shows each option's default after its help, unless the default says nothing (None,
     False) or the help already names it."""
 

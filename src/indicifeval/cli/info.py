@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 
 
+from indicifeval.cli.common import add_parser
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("languages", help="list the language profiles")
+    p = add_parser(sub, "languages", help="list the language profiles",
+                   description="The language profiles: code, names, script, sentence ends, text rules.")
     p.set_defaults(handler=languages)
-    p = sub.add_parser("instructions", help="list the instruction ids with their paper category")
+    p = add_parser(sub, "instructions", help="list the instruction ids with their paper category",
+                   description="The instruction ids, their paper category (Table 3) and their kwargs.")
     p.set_defaults(handler=instructions)
 
 

@@ -177,8 +177,10 @@ def cache_folder(data: Path) -> Path:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "lm-eval-path",
+    from indicifeval.cli.common import add_parser
+
+    p = add_parser(
+        sub, "lm-eval-path",
         help="print the lm-evaluation-harness task folder (for lm_eval --include_path)",
         description="Print the folder of IndicIFEval's lm-eval tasks: indicifeval_trans_<xx> (en + 14 Indic), "
                     "indicifeval_ground_<xx> (14 Indic) and the groups indicifeval_trans, indicifeval_ground, "

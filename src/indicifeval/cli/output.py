@@ -17,7 +17,9 @@ _SHORT = {
     "inst_level_loose_acc": "inst loose",
 }
 
-console = Console(highlight=False)
+# On a terminal, tables fit its width; into a pipe or a file nothing is cut to "…": rich would
+# assume 80 columns there.
+console = Console(highlight=False, width=None if sys.stdout.isatty() else 400)
 err_console = Console(stderr=True, highlight=False)
 
 
