@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 
+from indicifeval.core.files import StagedFiles, ensure_folder
 from indicifeval.dataset.benchmark import CONFIGS, HUB_REPO
 from indicifeval.scoring.lm_eval_hooks import TASK_LANGUAGES as LANGUAGES
 from indicifeval.scoring.lm_eval_hooks import hook_name, task_name
@@ -117,25 +118,32 @@ def write_task_folder(
     dest = Path(dest)
     if not _packaged and dest.exists() and any(dest.iterdir()) and not (dest / MARKER).exists():
         raise FileExistsError(f"{dest} is not empty and was not written by indicifeval; choose a new folder")
-    dest.mkdir(parents=True, exist_ok=True)
+    ensure_folder(dest)
+    with StagedFiles(dest) as staged:  # all or nothing: a full disk leaves the old tasks as they were
+        groups = _stage_tasks(staged, data_files, _packaged)
     for old in dest.iterdir():
-        if old.is_file() and _managed(old):
+        if old.is_file() and _managed(old) and old.name not in staged.names:
             old.unlink()
+    return dest
+
+
+def _stage_tasks(staged: StagedFiles, data_files: Mapping[tuple[str, str], Sequence[str]] | None,
+                 packaged: bool) -> list[str]:
     local = data_files is not None
     tasks: dict[str, list[str]] = {}
     for subset, languages in LANGUAGES.items():
         for language in languages:
-            if local and (subset, language) not in data_files:
+            if data_files is not None and (subset, language) not in data_files:
                 continue
-            files = [str(f) for f in data_files[(subset, language)]] if local else None
-            (dest / f"{task_name(subset, language)}.yaml").write_text(_task(subset, language, files), encoding="utf-8")
+            files = [str(f) for f in data_files[(subset, language)]] if data_files is not None else None
+            staged.write_text(f"{task_name(subset, language)}.yaml", _task(subset, language, files))
             tasks.setdefault(subset, []).append(language)
     if not tasks:
         raise ValueError("no tasks to write")
-    (dest / TEMPLATE).write_text(_template(local), encoding="utf-8")
-    (dest / SHIM).write_text(SHIM_TEXT, encoding="utf-8")
-    if not _packaged:
-        (dest / MARKER).write_text("written by `indicifeval lm-eval-path`; rewritten on every call\n", encoding="utf-8")
+    staged.write_text(TEMPLATE, _template(local))
+    staged.write_text(SHIM, SHIM_TEXT)
+    if not packaged:
+        staged.write_text(MARKER, "written by `indicifeval lm-eval-path`; rewritten on every call\n")
     groups = []
     for subset, languages in tasks.items():
         members = [task_name(subset, lang) for lang in languages if lang != "en"]
@@ -143,14 +151,13 @@ def write_task_folder(
             continue
         what = {"trans": "translated (Trans)", "ground": "native (Ground)"}[subset]
         group = f"indicifeval_{subset}"
-        (dest / f"_{group}.yaml").write_text(
-            _group(group, members, f"The {what} subset over the Indic languages (English is separate: "
-                                   f"indicifeval_trans_en)."), encoding="utf-8")
+        staged.write_text(f"_{group}.yaml", _group(group, members, f"The {what} subset over the Indic languages "
+                                                                  f"(English is separate: indicifeval_trans_en)."))
         groups.append(group)
     if groups:
-        (dest / "_indicifeval.yaml").write_text(
-            _group("indicifeval", groups, "Both subsets, every Indic language (English is separate)."), encoding="utf-8")
-    return dest
+        staged.write_text("_indicifeval.yaml",
+                          _group("indicifeval", groups, "Both subsets, every Indic language (English is separate)."))
+    return groups
 
 
 def regenerate_packaged() -> Path:
@@ -212,7 +219,7 @@ def run(args: argparse.Namespace) -> int:
     dest = Path(args.dest).expanduser().resolve() if args.dest else cache_folder(data)
     try:
         write_task_folder(dest, files)
-    except (OSError, ValueError) as exc:
+    except (FileExistsError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     print(f"{len(files)} tasks reading {data}", file=sys.stderr)

@@ -12,7 +12,8 @@ from urllib.parse import urlparse
 
 from indicifeval.core.errors import InputError, Source, first_line
 from indicifeval.dataset.hub_layout import CONFIGS
-from indicifeval.dataset.rows import Row, parse_row
+from indicifeval.dataset.rows import Row, check_unique, parse_row
+from indicifeval.text.safety import sanitize_value
 
 PROBE_TIMEOUT_S = 3.0
 
@@ -64,6 +65,6 @@ def rows_from_hub(repo: str, revision: str | None, splits: list[tuple[str, str]]
             hint = "" if local else f"; {_advice(repo)}"
             raise InputError(f"{exc.__class__.__name__}: {first_line(exc)}{hint}", where) from None
         for i, record in enumerate(split, start=1):
-            rows.append(parse_row(record, Source(where, i), layout=(lang, subset)))
-    return rows
+            rows.append(parse_row(sanitize_value(record), Source(where, i), layout=(lang, subset)))
+    return check_unique(rows)
 

@@ -186,20 +186,25 @@ def load_rows(
     row dicts, or parsed rows. Raises InputError on a bad row or a repeated key."""
     if isinstance(data, list) and data and all(isinstance(r, Row) for r in data):
         return list(data)
-    rows: list[Row] = []
+    rows = [parse_row(record, source, language, subset, layout, defaults)
+            for source, record, layout in _records(data, splits)]
+    if not rows:
+        raise InputError("no rows", str(data) if isinstance(data, (str, Path)) else None)
+    return check_unique(rows)
+
+
+def check_unique(rows: list[Row]) -> list[Row]:
+    """``rows``, if no two share (language, subset, key); 7 and "7" count as one key."""
     seen: dict[tuple[str, str, str], Row] = {}
-    for source, record, layout in _records(data, splits):
-        row = parse_row(record, source, language, subset, layout, defaults)
+    for row in rows:
         ident = (row.language, row.subset, key_id(row.key))
         first = seen.get(ident)
         if first is not None:
             where = f"first at {first.source.file}, line {first.source.line}" if first.source else "seen before"
+            error = row.source.error if row.source else (lambda m, f: InputError(m, field=f))
             if first.key == row.key:
-                raise source.error(f"duplicate key {row.key!r} for {row.language}/{row.subset} ({where})", "key")
-            raise source.error(f"ambiguous keys: {first.key!r} and {row.key!r} both occur for "
-                               f"{row.language}/{row.subset} ({where}); keys must differ as text", "key")
+                raise error(f"duplicate key {row.key!r} for {row.language}/{row.subset} ({where})", "key")
+            raise error(f"ambiguous keys: {first.key!r} and {row.key!r} both occur for {row.language}/{row.subset} "
+                        f"({where}); keys must differ as text", "key")
         seen[ident] = row
-        rows.append(row)
-    if not rows:
-        raise InputError("no rows", str(data) if isinstance(data, (str, Path)) else None)
     return rows
