@@ -15,7 +15,7 @@ import pytest
 from indicifeval.cli import main
 from indicifeval.cli.run_cmd import backend_options
 from indicifeval.cli.run_cmd import register as register_run
-from indicifeval.core.errors import BusyError
+from indicifeval.core.errors import BusyError, InputError, OutputError
 from indicifeval.core.lock import FolderLock
 from indicifeval.runs.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
 from indicifeval.runs.requests import GenerationConfig, GenerationResult, parse_gen_kwargs
@@ -159,7 +159,7 @@ def test_gen_kwargs_are_parsed_recorded_and_sent(tmp_path):
     assert parse_gen_kwargs("top_k=20,presence_penalty=0.5,stop=END,skip=true,x=null") == {
         "top_k": 20, "presence_penalty": 0.5, "stop": "END", "skip": True, "x": None}
     for bad in ("temperature=1", "novalue", "a b=1"):
-        with pytest.raises(Exception):
+        with pytest.raises(InputError):
             parse_gen_kwargs(bad)
     with FakeOpenAIServer(ServerConfig(answers=sample_answers())) as server:
         assert main(["run", "--backend", "openai", "--base-url", server.url, "--model", "M", "--data", "sample",
@@ -277,10 +277,11 @@ def test_nothing_generated_yet_is_not_a_mismatch(tmp_path):
 
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "note.txt").write_text("mine")
-    with pytest.raises(Exception, match="not made by"):
+    with pytest.raises(OutputError, match="not made by"):
         run(GenerationConfig(model="a", backend="openai"), tmp_path / "run", DataOptions(source=rows), backend=Broken())
-    with pytest.raises(Exception, match="no GPU"):
-        run(GenerationConfig(model="a", backend="openai"), tmp_path / "run2", DataOptions(source=rows), backend=Broken())
+    with pytest.raises(BackendError, match="no GPU"):
+        run(GenerationConfig(model="a", backend="openai"), tmp_path / "run2", DataOptions(source=rows),
+            backend=Broken())
     out = run(GenerationConfig(model="b", backend="openai"), tmp_path / "run2", DataOptions(source=rows),
               backend=ScriptedBackend())
     assert out.generated == 1

@@ -57,30 +57,8 @@ def ensure_folder(folder: str | Path) -> Path:
 def atomic_writer(path: str | Path, mode: str = "w", newline: str | None = None) -> Iterator[IO]:
     """Write ``path`` atomically: ``with atomic_writer(p) as fh: fh.write(...)``."""
     path = Path(path)
-    ensure_folder(path.parent)
-    binary = "b" in mode
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise describe_os_error(exc, path) from None
-    tmp = Path(tmp_name)
-    try:
-        raw = os.fdopen(fd, "wb")
-        fh: IO = raw if binary else io.TextIOWrapper(raw, encoding="utf-8", newline=newline)
-        try:
-            yield fh
-            fh.flush()
-            os.fsync(raw.fileno())
-        finally:
-            fh.close()
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise describe_os_error(exc, path) from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
+    with StagedFiles(path.parent) as files, files.open(path.name, mode, newline) as fh:
+        yield fh
 
 
 def write_text(path: str | Path, text: str) -> Path:
