@@ -58,6 +58,21 @@ def make_demo_runs(folder: str | Path) -> list[Path]:
     return runs
 
 
+def make_named_runs(folder: str | Path, models: list[str]) -> list[Path]:
+    """Each model without and with thinking (models not in MODELS fail half the prompts): runs
+    with every language of the sample, under names of one's choosing (long ones, for layout)."""
+    folder = Path(folder)
+    runs = []
+    with FakeOpenAIServer(ServerConfig(answer_fn=_answer_fn(), reasoning="separate")) as server:
+        for i, model in enumerate(models):
+            for thinking in (False, True):
+                out = folder / f"m{i}-{'think' if thinking else 'nothink'}"
+                run(GenerationConfig(model=model, backend="openai", thinking=thinking), out,
+                    DataOptions(source="sample"), backend_options={"base_url": server.url, "concurrency": 16})
+                runs.append(out)
+    return runs
+
+
 if __name__ == "__main__":
     import sys
 

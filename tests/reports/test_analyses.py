@@ -135,7 +135,7 @@ def test_report_command_writes_everything(runs, tmp_path):
     assert (out / "report.md").exists() and (out / "report.json").exists() and (out / "report.html").exists()
     assert (out / "tables" / "trans_languages.csv").exists()
     header = (out / "tables" / "trans_languages.csv").read_text().splitlines()[0].split(",")
-    assert header[:5] == ["run", "as", "as low", "as high", "as n"]
+    assert header[:5] == ["run", "as (%)", "as low (%)", "as high (%)", "as n"]
     md = (out / "report.md").read_text()
     assert "Disparity Δ" in md and "Thinking vs non-thinking" in md
     data = json.loads((out / "report.json").read_text())

@@ -108,14 +108,13 @@ def report(
                        include_paper=include_paper, scoring=scoring, mixed_scoring=mixed_scoring, step=step)
     out = Path(out)
     with StagedFolder(out, (previous or {}).get("files") or []) as stage:
-        files = write_tables(rep, stage.path)
-        step("tables")
         figures = []
-        if plots:
+        if plots:  # first: a missing-fonts note must reach report.md too
             from indicifeval.reports.plots import write_plots
 
             figures = write_plots(rep, stage.path / "plots", step=step)
-            files += figures
+        files = write_tables(rep, stage.path) + figures
+        step("tables")
         if html:
             from indicifeval.reports.html import write_html
 

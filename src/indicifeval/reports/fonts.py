@@ -16,7 +16,8 @@ from __future__ import annotations
 import os
 import unicodedata
 import warnings
-from functools import lru_cache
+from functools import cache
+from typing import ClassVar
 
 INSTALL_HINT = ("install the Noto fonts, e.g. `apt-get install fonts-noto-core` on Debian/Ubuntu "
                 "(or the Noto Sans <Script> families from https://notofonts.github.io)")
@@ -96,11 +97,12 @@ def installed_fonts() -> list[str]:
 
 def font_files(families: list[str] | None = None) -> list[str]:
     """The regular font file of each family (default: the installed fallback list)."""
+    wanted = installed_fonts() if families is None else families  # first: it may rescan the system fonts
     files = _family_files()
-    return [files[f] for f in (installed_fonts() if families is None else families) if f in files]
+    return [files[f] for f in wanted if f in files]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _font(path: str):
     from matplotlib.ft2font import FT2Font
 
@@ -140,17 +142,18 @@ def missing_scripts(families: list[str] | None = None) -> dict[str, set[str]]:
     return out
 
 
-def configure_matplotlib() -> list[str]:
+def configure_matplotlib(warn: bool = True) -> list[str]:
     """Set ``rcParams["font.family"]`` to the installed fallback list and return it.
 
     Warns once per process, naming the languages that would show tofu and how to install the
-    fonts, when some script has no installed font."""
+    fonts, when some script has no installed font (unless ``warn`` is false: the plots report
+    what they actually miss, :func:`missing_fonts_note`)."""
     global _warned
     import matplotlib
 
     families = installed_fonts()
     matplotlib.rcParams["font.family"] = families
-    gaps = missing_scripts(families)
+    gaps = missing_scripts(families) if warn else {}
     if gaps and not _warned:
         _warned = True
         absent = [f for f in FONT_FALLBACK if f not in families and f not in BASE_FAMILIES]
@@ -163,3 +166,65 @@ def configure_matplotlib() -> list[str]:
             stacklevel=2,
         )
     return families
+
+
+# -- while writing the plots ----------------------------------------------------------------------
+# matplotlib warns once per missing glyph ("Glyph 2344 (...) missing from font(s) DejaVu Sans."):
+# about 80 lines for the native language names without Noto fonts. The plots filter exactly these
+# (nothing else) and say it once, with what to install.
+GLYPH_WARNING = r"Glyph \d+ .*missing from font"
+
+
+def _script(ch: str) -> str:
+    """The Unicode script of a character, from its name ('DEVANAGARI LETTER NA' -> 'Devanagari')."""
+    return unicodedata.name(ch, "").split(" ")[0].title()
+
+
+def missing_fonts_note(chars: set[str]) -> str | None:
+    """One line for the report's notes naming what to install, given the characters the figures
+    needed and no installed font draws (None when there are none)."""
+    indic = {_script(c) for sample in language_samples().values() for c in sample} - {"Latin", ""}
+    scripts = sorted({_script(c) for c in chars} & indic)
+    others = sorted(c for c in chars if _script(c) not in indic)
+    parts = []
+    if scripts:
+        parts.append(f"Indic text in plots needs Noto fonts: install fonts-noto-core (Debian/Ubuntu) or Google's "
+                     f"Noto Sans fonts for {', '.join(scripts)} (https://notofonts.github.io); without them the "
+                     f"figures show these scripts as empty boxes")
+    if others:
+        parts.append(f"no installed font draws {' '.join(others[:20])}{' …' if len(others) > 20 else ''} "
+                     f"(empty boxes in the figures)")
+    return "; ".join(parts) or None
+
+
+class PlotFonts:
+    """The full fallback list, and the short Latin one figures start with: laying out a text
+    looks up every family of its list, so numbers and run names are much faster with two.
+    Collects the characters that even the full list cannot draw, for :func:`missing_fonts_note`."""
+
+    full: ClassVar[list[str]] = []
+    latin: ClassVar[list[str]] = []
+    needs_full: ClassVar[dict[str, bool]] = {}
+    missing: ClassVar[set[str]] = set()
+
+    @classmethod
+    def setup(cls, full: list[str]) -> None:
+        cls.full = list(full)
+        cls.latin = [f for f in full if f in BASE_FAMILIES] or list(full)
+        cls.needs_full, cls.missing = {}, set()
+
+    @classmethod
+    def widen(cls, fig) -> None:
+        """Give the full list to every text the Latin fonts cannot draw (native names)."""
+        from matplotlib.text import Text
+
+        for text in fig.findobj(Text):
+            s = text.get_text()
+            if not s:
+                continue
+            if s not in cls.needs_full:
+                cls.needs_full[s] = bool(missing_glyphs(s, cls.latin))
+                if cls.needs_full[s]:
+                    cls.missing |= missing_glyphs(s, cls.full)
+            if cls.needs_full[s]:
+                text.set_fontfamily(cls.full)

@@ -154,7 +154,8 @@ def render_html(report: Report, figures: list[str | Path]) -> str:
         _samples_section(report),
         '</main>',
         '<footer><p>Made by indicifeval. Self-contained: no network access; every number is also in '
-        'report.json and tables/*.csv. Script errors on this page: <span id="js-errors">not run</span>.</p></footer>',
+        'tables/*.csv (in percent, as here) and report.json (as fractions, 0–1). Script errors on this page: '
+        '<span id="js-errors">not run</span>.</p></footer>',
     ]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -208,8 +209,8 @@ def _header(report: Report) -> str:
         '<header class="top"><h1>IndicIFEval report</h1>'
         f'<p class="lede">Metric: <strong>{_e(metric)}</strong> <code>{_e(report.metric)}</code> · '
         f"{len(report.runs)} run{'s' if len(report.runs) != 1 else ''} · {len(report.samples):,} samples · "
-        f"numbers are percentages with 95% bootstrap intervals ({report.n_boot:,} resamples of prompts, seed "
-        f"{report.seed})</p></header>"
+        f"numbers are percentages (differences in points) with 95% bootstrap intervals ({report.n_boot:,} "
+        f"resamples of prompts, seed {report.seed})</p></header>"
     )
 
 
@@ -575,7 +576,8 @@ CSS = r"""
 --good:#15803d;--bad:#c62828;--paper:#fbf6e9}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
-body{margin:0;font-family:__FONTS__;color:var(--fg);background:var(--bg);font-size:15px;line-height:1.45}
+body{margin:0;font-family:__FONTS__;color:var(--fg);background:var(--bg);font-size:15px;line-height:1.45;
+overflow-wrap:break-word}
 :lang(ur),.lang-ur{font-family:__URDU__;line-height:2}
 header.top{padding:22px 32px 14px;border-bottom:1px solid var(--line);background:linear-gradient(180deg,#f3f6fc,#fff)}
 h1{margin:0 0 4px;font-size:26px;letter-spacing:-.01em}
@@ -608,6 +610,10 @@ dl.howto dd{margin:0;font-size:13.5px}
 .swatch.good{background:rgba(22,163,74,.28)}
 .toggle{font-size:13px;color:var(--muted);display:inline-block;margin:2px 0 6px;cursor:pointer}
 .scroll{overflow-x:auto;max-width:100%;width:fit-content;border:1px solid var(--line);border-radius:6px}
+/* wide tables scroll in their own box; long run names wrap (first column at 40vw, headers at 14em) */
+.scroll>table{width:max-content}
+.scroll th{white-space:normal;max-width:14em}
+.scroll th:first-child,.scroll td:first-child{white-space:normal;max-width:40vw}
 table{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums}
 th,td{padding:3px 7px;border-bottom:1px solid #edf0f4;text-align:left;vertical-align:top;white-space:nowrap}
 th{background:var(--soft);font-weight:600;position:relative}

@@ -31,6 +31,9 @@ class Estimate:
 
 
 Cell = Any  # str | int | float | Estimate | None
+SCALE_NOTE = ("estimate values, low and high are fractions (0–1; differences too); report.md, report.html and "
+              "tables/*.csv show them ×100, in percent (differences in percentage points); n counts prompts; "
+              "p-values are probabilities")
 
 
 @dataclass
@@ -80,7 +83,9 @@ class Report:
     files: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
+        """Estimates stay on 0–1 here (the Markdown, HTML and CSV show percent): ``scale`` says so."""
         return {
+            "scale": "fraction", "scale_note": SCALE_NOTE,
             "metric": self.metric, "seed": self.seed, "n_boot": self.n_boot, "notes": self.notes,
             "runs": [r.__dict__ for r in self.runs],
             "tables": {k: t.to_json() for k, t in self.tables.items()},

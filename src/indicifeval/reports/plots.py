@@ -14,19 +14,22 @@ Figures (one skipped when its table is absent or empty):
 * ``thinking``: slope chart as the paper's Figure 7, no thinking → thinking for each model pair,
   accuracy in one panel and Δ in the other.
 
-Deterministic: the Agg canvas, no dates in the files, a fixed SVG hash salt.
+Titles and labels wider than their figure (long run names, few runs) are wrapped, then shrunk,
+before saving. Deterministic: the Agg canvas, no dates in the files, a fixed SVG hash salt.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from indicifeval.reports.analyses import METRIC_NAMES
-from indicifeval.reports.fonts import BASE_FAMILIES, missing_glyphs
+from indicifeval.reports.fonts import PlotFonts
 from indicifeval.reports.model import Estimate, Report
 
 DPI = 150
@@ -117,37 +120,46 @@ def _new_figure(width: float, height: float):
     return fig
 
 
-class _Fonts:
-    """The full fallback list, and the short Latin one figures start with: laying out a text
-    looks up every family of its list, so numbers and run names are much faster with two."""
+def _labels(fig) -> list:
+    """The figure's titles and axis labels (colour bars' too): the texts that name things."""
+    texts = [fig._suptitle] if fig._suptitle is not None else []
+    for ax in fig.axes:
+        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
+    return [t for t in texts if t.get_visible() and t.get_text()]
 
-    full: list[str] = []
-    latin: list[str] = []
-    needs_full: dict[str, bool] = {}
 
-    @classmethod
-    def setup(cls, full: list[str]) -> None:
-        cls.full = list(full)
-        cls.latin = [f for f in full if f in BASE_FAMILIES] or list(full)
-        cls.needs_full = {}
-
-    @classmethod
-    def widen(cls, fig) -> None:
-        """Give the full list to every text the Latin fonts cannot draw (native names)."""
-        from matplotlib.text import Text
-
-        for text in fig.findobj(Text):
-            s = text.get_text()
-            if not s:
-                continue
-            if s not in cls.needs_full:
-                cls.needs_full[s] = bool(missing_glyphs(s, cls.latin))
-            if cls.needs_full[s]:
-                text.set_fontfamily(cls.full)
+def _fit_labels(fig, rounds: int = 4) -> None:
+    """Wrap, then shrink, the labels that run past the figure's edge (a long run name, few runs
+    or rows): constrained layout makes room around a label but cannot shorten it."""
+    original: dict = {}  # each label as the figure set it: rewrapped from it, narrower each round
+    for _ in range(rounds):
+        fig.draw_without_rendering()  # lays the figure out as saving will
+        renderer, box = fig.canvas.get_renderer(), fig.bbox
+        over = [(t, t.get_window_extent(renderer)) for t in _labels(fig)]
+        over = [(t, e) for t, e in over if e.x0 < box.x0 - 0.5 or e.x1 > box.x1 + 0.5 or e.y0 < box.y0 - 0.5
+                or e.y1 > box.y1 + 0.5]
+        if not over:
+            return
+        for text, extent in over:
+            if abs(text.get_rotation() % 180 - 90) < 1:  # vertical: a y label, a colour bar's label
+                size, room = extent.height, box.height - 8
+            elif text.get_horizontalalignment() == "left":
+                size, room = extent.width, box.x1 - max(extent.x0, box.x0) - 8
+            else:
+                size, room = extent.width, box.width - 8
+            ratio = max(room, 1.0) / max(size, 1.0)
+            lines = original.setdefault(text, text.get_text()).split("\n")
+            width = max(12, int(max(len(line) for line in text.get_text().split("\n")) * min(ratio, 0.97)))
+            wrapped = "\n".join(textwrap.fill(line, width, break_long_words=False) for line in lines)
+            if wrapped.count("\n") > text.get_text().count("\n"):
+                text.set_text(wrapped)
+            else:  # nothing left to wrap at: smaller
+                text.set_fontsize(max(5.0, text.get_fontsize() * min(ratio, 0.97)))
 
 
 def _save(fig, out_dir: Path, name: str) -> list[Path]:
-    _Fonts.widen(fig)
+    PlotFonts.widen(fig)
+    _fit_labels(fig)
     paths = []
     for fmt in ("png", "svg"):
         path = out_dir / f"{name}.{fmt}"
@@ -355,7 +367,7 @@ def _keywords(report: Report, out_dir: Path) -> list[Path]:
     subsets = [s for s in ("trans", "ground") if any(r[1] == s for r in table.rows)]
     runs = list(dict.fromkeys(str(r[0]) for r in table.rows))
     width = max(4.5, 1.2 + 1.0 * len(runs))
-    fig = _new_figure(min(24.0, width * len(subsets)), 4.4)
+    fig = _new_figure(min(24.0, max(5.2, width * len(subsets))), 4.4)  # 5.2: the legend's width
     axes = fig.subplots(1, len(subsets), sharey=True, squeeze=False)[0]
     for ax, subset in zip(axes, subsets):
         by_run = {str(r[0]): r for r in table.rows if r[1] == subset}
@@ -415,6 +427,7 @@ def _thinking(report: Report, out_dir: Path) -> list[Path]:
         seen[label] = seen.get(label, 0) + 1
         if seen[label] > 1:
             labels[i] = f"{label} #{seen[label]}"
+    labels = [_wrap(label, 26) for label in labels]  # a long name would squeeze the panels to make room
     fig = _new_figure(10.0, 4.8)
     axes = fig.subplots(1, 2)
     panels = ((axes[0], "no thinking", "thinking", "Indic average accuracy (%)"),
@@ -442,8 +455,9 @@ def _thinking(report: Report, out_dir: Path) -> list[Path]:
             ax.text(0.5, 0.5, "no values", ha="center", va="center", transform=ax.transAxes)
         low, high = ax.get_ylim()
         gap = (high - low) * 0.055
+        lines = max((labels[e[0]].count("\n") + 1 for e in drawn), default=1)  # the names' side: room for each
         for side, x, ha in ((1, 1.06, "left"), (0, -0.06, "right")):
-            ys = _spread([e[1 + side] for e in drawn], gap)
+            ys = _spread([e[1 + side] for e in drawn], gap * (lines if side else 1))
             for (k, v0, v1), y in zip(drawn, ys):
                 value = f"{v1 if side else v0:.1f}".replace("-", "−")
                 ax.text(x, y, f"{labels[k]}  {value}" if side else value, ha=ha, va="center", fontsize=8,
@@ -469,19 +483,26 @@ FIGURES: tuple[Callable[[Report, Path], list[Path]], ...] = (
 
 def write_plots(report: Report, out_dir: str | Path, step: Callable[[str], None] | None = None) -> list[Path]:
     """Write every figure the report's tables allow into ``out_dir``; returns the files (PNG and
-    SVG of each figure, in that order)."""
+    SVG of each figure, in that order).
+
+    Text no installed font draws becomes one line in ``report.notes`` (what to install), not
+    matplotlib's warning per missing glyph; other warnings pass."""
     import matplotlib
 
-    from indicifeval.reports.fonts import configure_matplotlib
+    from indicifeval.reports.fonts import GLYPH_WARNING, configure_matplotlib, missing_fonts_note
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
-    with matplotlib.rc_context(RC):  # the caller's rcParams come back afterwards
-        _Fonts.setup(configure_matplotlib())
-        matplotlib.rcParams["font.family"] = _Fonts.latin
+    with matplotlib.rc_context(RC), warnings.catch_warnings():  # the caller's rcParams come back afterwards
+        warnings.filterwarnings("ignore", message=GLYPH_WARNING, category=UserWarning)
+        PlotFonts.setup(configure_matplotlib(warn=False))
+        matplotlib.rcParams["font.family"] = PlotFonts.latin
         for figure in FIGURES:
             files += figure(report, out_dir)
             if step is not None:
                 step(f"figure {figure.__name__.strip('_')}")
+    note = missing_fonts_note(PlotFonts.missing)
+    if note and note not in report.notes:
+        report.notes.append(note)
     return files

@@ -1,4 +1,11 @@
-"""Tables as Markdown, CSV and JSON."""
+"""Tables as Markdown, CSV and JSON.
+
+One scale for people, one for programs: report.md, report.html and tables/*.csv show every
+estimate in percent (differences in percentage points), and each CSV header says so with a
+unit suffix (``hi (%)``, ``hi low (%)``, ``Δ thinking (pp)``) so a spreadsheet shows it; the
+prompt counts (``hi n``), p-values and other plain numbers are written as they are.
+report.json keeps the raw estimates on 0–1 and says so at its top (``"scale": "fraction"``).
+"""
 
 from __future__ import annotations
 
@@ -32,16 +39,24 @@ def table_markdown(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
+def unit(table: Table, column: str) -> str:
+    """The CSV unit of an estimate column: differences are in points, not percent of something."""
+    return "pp" if table.is_signed(column) else "%"
+
+
 def write_csv(table: Table, path: Path) -> None:
-    """One column per value, with its interval and prompt count beside it."""
+    """One column per value, with its interval and prompt count beside it, in the Markdown's
+    percent (the header names the unit: a bare 54.7 next to report.json's 0.547 misleads)."""
     with path.open("w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         estimate_cols = [i for i in range(len(table.columns)) if any(isinstance(r[i], Estimate) for r in table.rows)]
         header = []
         for i, col in enumerate(table.columns):
-            header.append(col)
             if i in estimate_cols:
-                header += [f"{col} low", f"{col} high", f"{col} n"]
+                u = unit(table, col)
+                header += [f"{col} ({u})", f"{col} low ({u})", f"{col} high ({u})", f"{col} n"]
+            else:
+                header.append(col)
         writer.writerow(header)
         for row in table.rows:
             out = []
@@ -55,12 +70,14 @@ def write_csv(table: Table, path: Path) -> None:
 
 
 def _num(value: float | None) -> str:
-    return "" if value is None else f"{value:.6f}"
+    """A 0–1 estimate in percent, with the precision the fractions had (6 decimals)."""
+    return "" if value is None else f"{100 * value:.4f}"
 
 
 def report_markdown(report: Report) -> str:
-    parts = ["# IndicIFEval report\n", f"Metric: **{report.metric}** · runs: {len(report.runs)} · bootstrap: "
-             f"{report.n_boot} resamples of prompts, seed {report.seed} · numbers are percentages\n"]
+    parts = ["# IndicIFEval report\n", (f"Metric: **{report.metric}** · runs: {len(report.runs)} · bootstrap: "
+             f"{report.n_boot} resamples of prompts, seed {report.seed} · numbers are percentages (differences in "
+             "points), as in tables/*.csv; report.json holds them as fractions (0–1)\n")]
     parts.append("| run | model | family | size (B) | thinking | scoring | folder |\n|---|---|---|---:|---|---|---|")
     for r in report.runs:
         parts.append(f"| {r.name} | {r.model} | {r.family} | {'' if r.size_b is None else r.size_b:} | "
