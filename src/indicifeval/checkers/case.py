@@ -14,12 +14,11 @@ from indicifeval.text.words import words
 )
 def capital_word_frequency(view: TextView, args: dict, rules: Rules):
     if rules.indic_fixed:
-        tokens = words(view.text)
+        n = sum(1 for t in words(view.nfc) if t.isupper())  # as word_count, on the NFC form
     else:
-        from indicifeval.text.punkt_en import word_tokenize_en
+        from indicifeval.text.punkt_en import count_upper_words_en
 
-        tokens = word_tokenize_en(view.text)
-    n = sum(1 for t in tokens if t.isupper())
+        n = count_upper_words_en(view.text)  # nltk.word_tokenize tokens that are all capitals
     return counted(n, "all-capital words", args["capital_relation"], args["capital_frequency"])
 
 

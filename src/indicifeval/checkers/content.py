@@ -10,7 +10,28 @@ import regex
 from indicifeval.checkers.registry import Param, checker, int_default
 from indicifeval.checkers.rules import Rules, TextView
 
-_PLACEHOLDER = re.compile(r"\[.*?\]")
+
+def count_placeholders(text: str) -> int:
+    r"""``len(re.findall(r"\[.*?\]", text))`` in one pass. The regex is retried from every
+    '[' (quadratic on "[[[["); but a match from a '[' ends at the first ']' after it on the
+    same line, and when a newline (or the end) comes first, no '[' before it can match."""
+    n, i = 0, text.find("[")
+    close = newline = -1  # the next ']' and newline after i, once looked up (stale when < i)
+    while i != -1:
+        if close < i:
+            close = text.find("]", i + 1)
+            if close == -1:
+                break
+        if newline < i:
+            newline = text.find("\n", i + 1)
+            if newline == -1:
+                newline = len(text)
+        if close < newline:
+            n += 1
+            i = text.find("[", close + 1)
+        else:
+            i = text.find("[", newline + 1)
+    return n
 
 
 @checker(
@@ -18,23 +39,40 @@ _PLACEHOLDER = re.compile(r"\[.*?\]")
     Param("num_placeholders", "int", paper_default=int_default("num_placeholders", 1, 4)),
 )
 def number_placeholders(view: TextView, args: dict, rules: Rules):
-    n = len(_PLACEHOLDER.findall(view.text))
+    n = count_placeholders(view.text)
     return n >= args["num_placeholders"], f"{n} [placeholders], needed at least {args['num_placeholders']}"
+
+
+def _reference_source(marker: str, raw: bool) -> str:
+    """IFEval's pattern (the authors': the marker used as a regular expression)."""
+    if marker == "P.P.S":
+        return r"\s*p\.\s?p\.\s?s.*$"
+    if marker == "P.S.":
+        return r"\s*p\.\s?s\..*$"
+    body = marker.lower()
+    if raw:
+        try:
+            re.compile(r"\s*" + body + r".*$", re.MULTILINE)
+            return r"\s*" + body + r".*$"
+        except re.error:
+            pass
+    return r"\s*" + re.escape(body) + r".*$"
+
+
+# A search for \s*B is retried at every position of a whitespace run (quadratic on runs of
+# spaces or newlines). It finds a match iff one starts where the run starts: \s* can still
+# stop anywhere in the run, and B itself reads the same string wherever the search began.
+# So the search may skip positions preceded by whitespace, which the lookbehind does.
+_RUN_START = r"(?<!\s)"
 
 
 @lru_cache(maxsize=1024)
 def _reference_postscript(marker: str, raw: bool) -> re.Pattern:
-    if marker == "P.P.S":
-        return re.compile(r"\s*p\.\s?p\.\s?s.*$", re.MULTILINE)
-    if marker == "P.S.":
-        return re.compile(r"\s*p\.\s?s\..*$", re.MULTILINE)
-    body = marker.lower()
-    if raw:
-        try:
-            return re.compile(r"\s*" + body + r".*$", re.MULTILINE)
-        except re.error:
-            pass
-    return re.compile(r"\s*" + re.escape(body) + r".*$", re.MULTILINE)
+    source = _reference_source(marker, raw)
+    try:
+        return re.compile(_RUN_START + source, re.MULTILINE)
+    except re.error:  # not expected: the prefix is a whole atom before a valid pattern
+        return re.compile(source, re.MULTILINE)
 
 
 @lru_cache(maxsize=1024)

@@ -12,9 +12,24 @@ from indicifeval.checkers.registry import Param, checker, int_default
 from indicifeval.checkers.rules import Rules, TextView
 from indicifeval.text.normalize import collapse
 
-_STAR_BULLET = re.compile(r"^\s*\*[^\*].*$", re.MULTILINE)
-_DASH_BULLET = re.compile(r"^\s*-.*$", re.MULTILINE)
-_DOT_BULLET = re.compile(r"^\s*•.*$", re.MULTILINE)
+# IFEval's bullet patterns are r"^\s*\*[^\*].*$", r"^\s*-.*$" (and ours r"^\s*•.*$"), counted
+# with findall. Their ^\s* spans newlines, so a failed try is retried from every line start in
+# the same whitespace run: quadratic on blank lines. Every try from inside one run reaches the
+# same first non-space character, so all of them fail or succeed alike (and \s* backtracking
+# only lands on whitespace, never on the bullet), and no line starts again before the next
+# newline. The patterns below consume the run and the rest of its line when the bullet is not
+# there, so findall moves past them; group 1 is IFEval's match, at the same place and of the
+# same length, so the count is the same and so is where the next try starts.
+_STAR_BULLET = re.compile(r"^\s*(?:(\*[^\*].*$)|.*)", re.MULTILINE)
+_DASH_BULLET = re.compile(r"^\s*(?:(-.*$)|.*)", re.MULTILINE)
+_DOT_BULLET = re.compile(r"^\s*(?:(•.*$)|.*)", re.MULTILINE)
+
+
+def count_bullets(pattern: re.Pattern, marker: str, text: str) -> int:
+    if marker not in text:
+        return 0
+    found = pattern.findall(text)
+    return len(found) - found.count("")
 
 
 @checker(
@@ -22,9 +37,9 @@ _DOT_BULLET = re.compile(r"^\s*•.*$", re.MULTILINE)
     Param("num_bullets", "int", paper_default=int_default("num_bullets", 1, 5)),
 )
 def number_bullet_lists(view: TextView, args: dict, rules: Rules):
-    n = len(_STAR_BULLET.findall(view.text)) + len(_DASH_BULLET.findall(view.text))
+    n = count_bullets(_STAR_BULLET, "*", view.text) + count_bullets(_DASH_BULLET, "-", view.text)
     if rules.indic_fixed:
-        n += len(_DOT_BULLET.findall(view.text))
+        n += count_bullets(_DOT_BULLET, "•", view.text)
     return n == args["num_bullets"], f"{n} bullet points, needed exactly {args['num_bullets']}"
 
 
@@ -75,8 +90,8 @@ def _section_pattern(splitter: str, mode: str) -> re.Pattern | regex.Pattern:
 )
 def multiple_sections(view: TextView, args: dict, rules: Rules):
     splitter = args["section_spliter"]
-    if rules.indic_fixed:
-        n = len(_section_pattern(splitter, "line").findall(view.text)) if splitter else 0
+    if rules.indic_fixed:  # on the NFC form, as the splitter (a prompt's word) is written
+        n = len(_section_pattern(splitter, "line").findall(view.nfc)) if splitter else 0
     else:
         n = len(_section_pattern(splitter, "raw" if rules.paper else "escaped").split(view.text)) - 1
     needed = args["num_sections"]
@@ -103,12 +118,24 @@ def json_format(view: TextView, args: dict, rules: Rules):
     return True, "valid JSON"
 
 
-_TITLE = re.compile(r"<<[^\n]+>>")
+def titles(text: str):
+    r"""The matches of ``re.findall(r"<<[^\n]+>>", text)``, in one pass. Per line, a match
+    runs from the first "<<" to the last ">>" (at least one character between), and there is
+    at most one: the regex retried every "<<" of a line without ">>" (quadratic on "<<<<")."""
+    i = text.find("<<")
+    while i != -1:
+        line_end = text.find("\n", i)
+        if line_end == -1:
+            line_end = len(text)
+        close = text.rfind(">>", i + 3, line_end)
+        if close != -1:
+            yield text[i : close + 2]
+        i = text.find("<<", line_end)
 
 
 @checker("detectable_format:title")
 def title(view: TextView, args: dict, rules: Rules):
-    for t in _TITLE.findall(view.text):
+    for t in titles(view.text):
         if t.lstrip("<").rstrip(">").strip():
             return True, f"title {t[:60]!r}"
     return False, "no <<title>>"

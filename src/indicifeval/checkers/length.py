@@ -57,6 +57,8 @@ def _nth_fixup(args: dict, draw: Draw, rules: Rules) -> dict:
 
 
 _PAPER_STRIP = frozenset(".,?!'\"")
+_STOP_CHARS = {stops: re.compile("[" + re.escape("".join(sorted(stops))) + "]")
+               for stops in (_PAPER_STRIP, _PAPER_STRIP | {"*"})}
 
 
 @checker(
@@ -97,12 +99,10 @@ def _nth_first_word_reference(view: TextView, args: dict, rules: Rules):
     ground = rules.paper and not rules.ifeval and rules.subset == "ground"
     if ground and rules.profile.paper and rules.profile.paper.ground_first_word_strips_star:
         stops = stops | {"*"}
-    word = paragraph.split()[0].strip().lstrip("'").lstrip('"')
-    first = ""
-    for ch in word:
-        if ch in stops:
-            break
-        first += ch.lower()
+    word = paragraph.split(maxsplit=1)[0].strip().lstrip("'").lstrip('"')
+    # IFEval lower-cases the word character by character, up to the first stop character
+    stop = _STOP_CHARS[stops].search(word)
+    first = "".join(map(str.lower, word if stop is None else word[: stop.start()]))
     same = first == wanted
     if ground:
         return same, f"paragraph {nth} starts with {first!r}, needed {wanted!r}"

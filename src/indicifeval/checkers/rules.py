@@ -63,16 +63,33 @@ class TextView:
 
     @property
     def word_count(self) -> int:
-        return self._get("words", self.rules.count_words)
+        """Counted on ``nfc``: a decomposed symbol (≠ as = and a combining mark) would leave
+        its mark behind as a word of its own."""
+        try:
+            return self._cache["words"]
+        except KeyError:
+            value = self._cache["words"] = self.rules.count_words(self.nfc)
+            return value
 
     @property
     def nfc(self) -> str:
-        """The text in NFC where literal comparisons need it (fixed mode, Indic rows); the
-        raw text where the reference scorers compare raw strings. Computed only on demand:
-        counting sentences, words or bullets does not depend on the normal form."""
+        """The text in NFC where literal comparisons, words and language need it (fixed mode,
+        Indic rows); the raw text where the reference scorers compare raw strings. Computed
+        only on demand. A loose variant cuts it from the response's NFC: NFC never composes
+        across a newline or whitespace, so cutting lines and stripping commute with it; only
+        removing '*' can bring a letter and a combining mark together."""
         if not self.rules.indic_fixed:
             return self.text
-        return self._get("nfc", nfc)
+        try:
+            return self._cache["nfc"]
+        except KeyError:
+            base, cut = self.base, self.cut
+            if base is not None and cut is not None and not (cut.no_star and "*" in base.text):
+                value = cut.apply(base.nfc)
+            else:
+                value = nfc(self.text)
+            self._cache["nfc"] = value
+            return value
 
     @property
     def matchable(self) -> str:
@@ -102,15 +119,23 @@ class TextView:
 
     @property
     def language(self) -> str | None:
+        """Identified on ``nfc`` in fixed Indic mode: a script's share of the letters and
+        marks, and so the answer, must not depend on whether vowel signs are decomposed."""
         try:
             return self._cache["language"]
         except KeyError:
-            value = self._cache["language"] = self.rules.identify(self.text)
+            value = self._cache["language"] = self.rules.identify(self.nfc, is_nfc=True)
             return value
 
     @property
     def paragraphs(self) -> list[str]:
-        return self._get("paragraphs", paragraphs)
+        """Split from ``nfc``, so that their words are stripped of punctuation and symbols in
+        the NFC form (a decomposed ≠ would leave its combining mark on the word)."""
+        try:
+            return self._cache["paragraphs"]
+        except KeyError:
+            value = self._cache["paragraphs"] = paragraphs(self.nfc)
+            return value
 
 
 class Draw:
@@ -194,10 +219,12 @@ class Rules:
         return _ifeval_bounded_regex(word, self.paper).search(view.text) is not None
 
     # -- language ID --------------------------------------------------------------------------
-    def identify(self, text: str) -> str | None:
-        """Detected language; ``None`` when nothing can be judged."""
+    def identify(self, text: str, is_nfc: bool = False) -> str | None:
+        """Detected language; ``None`` when nothing can be judged. Fixed mode judges the NFC
+        form (langid normalises, unless told ``text`` is NFC); the reference scorers see the
+        raw text."""
         if self.indic_fixed:
-            return identify_language(text)
+            return identify_language(text, is_nfc)
         try:
             return detect(text)
         except NoFeatures:

@@ -18,7 +18,18 @@ from indicifeval.text.langdetect_fast import NoFeatures, detect_language
 __all__ = ["NoFeatures", "detect"]
 
 
-@lru_cache(maxsize=4096)
-def detect(text: str) -> str:
-    """langdetect's top language for ``text``; raises NoFeatures where it would raise."""
+_CACHED_UP_TO = 20_000  # characters: loose variants of ordinary answers repeat; huge ones are not kept
+
+
+@lru_cache(maxsize=2048)
+def _detect_cached(text: str) -> str:
     return detect_language(text)
+
+
+def detect(text: str) -> str:
+    """langdetect's top language for ``text``; raises NoFeatures where it would raise. Short
+    texts are cached (a response and its loose variants often coincide); long ones are not,
+    so the cache never holds more than a few tens of megabytes."""
+    if len(text) > _CACHED_UP_TO:
+        return detect_language(text)
+    return _detect_cached(text)

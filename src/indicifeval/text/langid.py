@@ -11,6 +11,7 @@ Indic answer with English technical terms is still Indic.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -62,7 +63,11 @@ def dominant_script(text: str) -> str | None:
     return max((n, s) for s, n in counts.items())[1]
 
 
-def identify(text: str) -> Identification:
+def identify(text: str, is_nfc: bool = False) -> Identification:
+    """The language of ``text``, judged on its NFC form (decomposed vowel signs would count
+    as extra marks and shift the script shares). ``is_nfc``: the caller has normalised."""
+    if not is_nfc and not unicodedata.is_normalized("NFC", text):
+        text = nfc(text)
     script = dominant_script(text)
     if script is None:
         return Identification(None, None, "empty")
@@ -109,5 +114,5 @@ def _cld2_choice(text: str, candidates: tuple[str, ...]) -> str | None:
     return None
 
 
-def identify_language(text: str) -> str | None:
-    return identify(text).language
+def identify_language(text: str, is_nfc: bool = False) -> str | None:
+    return identify(text, is_nfc).language

@@ -8,8 +8,20 @@ from indicifeval.text.normalize import match_key
 
 _BLANK_LINE = regex.compile(r"\n[^\S\n]*\n")
 # Everything that can wrap or precede a word without being part of it: punctuation and
-# symbols of any script (danda, ۔, curly quotes, markdown *, #, >, _), plus whitespace.
-_EDGE = regex.compile(r"^[\p{P}\p{S}\s]+|[\p{P}\p{S}\s]+$")
+# symbols of any script (danda, ۔, curly quotes, markdown *, #, >, _), plus whitespace. A word
+# is its token without the leading and the trailing run of these (what substituting
+# ^[...]+|[...]+$ away gave, but that regex retried [...]+$ from every position of a run
+# inside the token: quadratic on long punctuation tokens). The trailing run is the leading
+# run of the reversed token.
+_EDGE_RUN = regex.compile(r"[\p{P}\p{S}\s]*")
+
+
+def strip_edges(token: str) -> str:
+    """``token`` without its leading and trailing punctuation, symbols and whitespace."""
+    start = _EDGE_RUN.match(token).end()
+    if start == len(token):
+        return ""
+    return token[start : len(token) - _EDGE_RUN.match(token[::-1]).end()]
 
 
 def paragraphs(text: str) -> list[str]:
@@ -22,7 +34,7 @@ def leading_words(paragraph: str, n: int) -> list[str]:
     normalised for comparison; tokens that are only punctuation (a bullet, "—") are skipped."""
     out: list[str] = []
     for token in paragraph.split():
-        word = _EDGE.sub("", token)
+        word = strip_edges(token)
         if word:
             out.append(match_key(word))
             if len(out) == n:

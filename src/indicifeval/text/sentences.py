@@ -28,10 +28,53 @@ def _terminator_pattern(terminators: tuple[str, ...]) -> regex.Pattern:
     return regex.compile(f"[{chars}]+[{regex.escape(_CLOSERS)}]*")
 
 
+@lru_cache(maxsize=64)
+def _skipping_pattern(terminators: tuple[str, ...], initials: frozenset[str]) -> re.Pattern:
+    """The same runs, less those the loop below would skip at once: Latin-only runs before a
+    non-space, and a lone full stop after a one-letter token of ``initials`` (an initial).
+    That saves a Python step per run on long answers ("क.क.क.", "A. B. C.", an "A." per
+    line). A run is matched from its first character, and every condition is checked there,
+    after it: a skipped run is not retried from inside, as no run starts after a terminator.
+    (Literal classes only, so stdlib re, which is faster here, matches what regex does.)"""
+    chars = "".join(re.escape(t) for t in terminators) + "…"
+    closers, latin = re.escape(_CLOSERS), re.escape("".join(c for c in ".?!…" if c in chars))
+    conditions = [
+        f"(?<![{chars}].)",
+        f"(?!(?<=[{latin}])[{latin}]*+(?![{chars}])[{closers}]*+(?=[^{_SPACE_CLASS}]))",
+    ]
+    if initials:
+        letters = re.escape("".join(sorted(initials)))
+        conditions += [f"(?!(?<=[{_SPACE_CLASS}][{letters}]\\.)(?![{chars}]))",
+                       f"(?!(?<=\\A[{letters}]\\.)(?![{chars}]))"]
+    return re.compile(f"[{chars}]" + "".join(conditions) + f"[{chars}]*[{closers}]*")
+
+
+# str.isspace, as a character class (the regex module's \s lacks U+001C..U+001F).
+_SPACE_CLASS = "\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_OPENING = "(\"'“‘"  # stripped from the front of the token before a full stop
+_SKIP_RUNS_FROM = 10_000  # block length from which skipping is worth a pattern of its own
+
+
+def _initials(block: str) -> frozenset[str]:
+    """The characters of ``block`` that are one letter after NFC (a one-letter token: a full
+    stop after it, before a space, is an initial; before a non-space it is inside a token)."""
+    return frozenset(c for c in set(block) if len(n := nfc(c)) == 1 and n.isalpha())
+
+
+# A list item or heading line inside a paragraph (as _LIST_OR_HEADING on the line alone: its
+# \s never reaches past the line), to find paragraphs that have none.
+_LIST_OR_HEADING_LINE = regex.compile(r"^[^\S\n]*(?:[*\-•+][^\S\n]|\d+[.)][^\S\n]|#{1,6}[^\S\n])", regex.MULTILINE)
+
+
 def _blocks(text: str) -> list[str]:
     """Paragraphs, with every list item and heading line as a block of its own."""
     blocks: list[str] = []
     for para in _BLOCK_BREAK.split(text):
+        if not _LIST_OR_HEADING_LINE.search(para):  # plain lines: joined, as the loop below does
+            joined = " ".join(filter(None, map(str.strip, para.split("\n"))))
+            if joined:
+                blocks.append(joined)
+            continue
         current: list[str] = []
         for line in para.split("\n"):
             if _LIST_OR_HEADING.match(line):
@@ -46,20 +89,46 @@ def _blocks(text: str) -> list[str]:
     return blocks
 
 
-def split_sentences(text: str, terminators: tuple[str, ...], abbreviations: frozenset[str]) -> list[str]:
+def split_sentences(text: str, terminators: tuple[str, ...], abbreviations: frozenset[str],
+                    count_only: bool = False) -> list[str]:
+    """The sentences; with ``count_only``, blocks without a letter or digit (which add no
+    sentence, only text to the one before) are skipped, so only the length is right."""
     pattern = _terminator_pattern(terminators)
+    longest = _longest_abbreviation(abbreviations)
+    stops: dict[str, bool] = {}  # whether a full stop after this token ends a sentence
     sentences: list[str] = []
     for block in _blocks(text):
+        if count_only and not _HAS_WORD.search(block):
+            continue
         start = 0
-        for m in pattern.finditer(block):
+        size = len(block)
+        runs = pattern
+        if size >= _SKIP_RUNS_FROM:
+            runs = _skipping_pattern(terminators, _initials(block) if "." in block else frozenset())
+        scanned = 0  # whitespace before this index has been looked for (see _LAST_SPACE)
+        stripped = -1  # where the current token starts, after its opening quotes; -1: not yet known
+        for m in runs.finditer(block):
             end = m.end()
             run = m.group(0)
-            if run.rstrip(_CLOSERS) == "." and not _full_stop_ends(block, m.start(), end, abbreviations):
-                continue
-            core = run.rstrip(_CLOSERS)
-            if set(core) <= {".", "?", "!", "…"} and end < len(block) and not block[end].isspace():
+            core = run if run == "." else run.rstrip(_CLOSERS)
+            if end < size and not block[end].isspace() and not core.strip(".?!…"):
                 continue  # Latin-style punctuation ends a sentence only before a space
-            if (core == "…" or (len(core) > 1 and set(core) == {"."})) and end < len(block):
+            if core == ".":
+                # (followed by a space or nothing, so not inside a number such as 3.5)
+                dot = m.start()
+                space = _LAST_SPACE.search(block, scanned, dot)
+                if space is not None:
+                    stripped = space.end(1)
+                elif stripped < 0:
+                    stripped = _OPENERS.match(block, 0, dot).end()
+                scanned = dot
+                word = block[stripped:dot]
+                ends = stops.get(word)
+                if ends is None:
+                    ends = stops[word] = _full_stop_ends(word, abbreviations, longest)
+                if not ends:
+                    continue
+            elif (core == "…" or (len(core) > 1 and core.count(".") == len(core))) and end < size:
                 continue  # an ellipsis inside a line is a pause, not an end
             piece = block[start:end].strip()
             if _HAS_WORD.search(piece):
@@ -73,15 +142,30 @@ def split_sentences(text: str, terminators: tuple[str, ...], abbreviations: froz
     return sentences
 
 
-def _full_stop_ends(block: str, dot: int, end: int, abbreviations: frozenset[str]) -> bool:
-    if end < len(block) and block[end].isdigit() and dot > 0 and block[dot - 1].isdigit():
-        return False  # decimal number
-    j = dot
-    while j > 0 and not block[j - 1].isspace():
-        j -= 1
-    token = nfc(block[j:dot].lstrip("(\"'“‘"))
-    if not token:
+# The token before a full stop runs back to the previous whitespace (str.isspace, which is
+# exactly stdlib re's \s), without its leading opening quotes and brackets. The full stops of a
+# block come in order, so each stretch is searched for whitespace once: the last whitespace
+# before the full stop and after the previous one, and the openers after it (group 1). Walking
+# back from every full stop made chains like "क.क.क." quadratic.
+_LAST_SPACE = re.compile(f"\\s([{_OPENING}]*+)\\S*+\\Z")  # possessive: no backtracking over a run
+_OPENERS = re.compile(f"[{_OPENING}]*")
+# NFC composes at most this many code points into one (U+1F82 has a 4-character NFD), so a
+# token of more than NFC_SHRINK * n characters is still longer than n characters after NFC.
+NFC_SHRINK = 4
+
+
+@lru_cache(maxsize=64)
+def _longest_abbreviation(abbreviations: frozenset[str]) -> int:
+    return max(map(len, abbreviations), default=0)
+
+
+def _full_stop_ends(word: str, abbreviations: frozenset[str], longest: int) -> bool:
+    """Whether a full stop after ``word`` (its token, without opening quotes) ends a sentence."""
+    if not word:
         return True
+    if len(word) > NFC_SHRINK * max(longest, 1):
+        return True  # too long for an abbreviation or a single-letter initial, even after NFC
+    token = nfc(word)
     if token in abbreviations or token.casefold() in abbreviations:
         return False
     # a single-letter initial ("A. K. Sharma", "ए. शर्मा"); longer initials go in the profile
@@ -89,7 +173,16 @@ def _full_stop_ends(block: str, dot: int, end: int, abbreviations: frozenset[str
 
 
 def count_sentences(text: str, terminators: tuple[str, ...], abbreviations: frozenset[str]) -> int:
-    return len(split_sentences(text, terminators, abbreviations))
+    """The number of sentences: a sum over paragraphs (no sentence spans a blank line), each
+    distinct paragraph counted once."""
+    counts: dict[str, int] = {}
+    total = 0
+    for para in _BLOCK_BREAK.split(text):
+        n = counts.get(para)
+        if n is None:
+            n = counts[para] = len(split_sentences(para, terminators, abbreviations, count_only=True))
+        total += n
+    return total
 
 
 # --- the authors' scorer: indic-nlp 0.92 sentence_split with their arguments ---------------------
@@ -127,31 +220,33 @@ def _paper_split_paragraph(text: str) -> list[str]:
     if piece:
         candidates.append(piece)
 
+    # indic-nlp grows its buffer with `buffer = buffer + " " + sentence`, quadratic on long
+    # runs of "क." pieces; the pieces are kept in a list and joined once (the same strings).
     final: list[str] = []
-    buffer = ""
+    buffer: list[str] = []
     bad_state = False
     for sentence in candidates:
         words = sentence.split(" ")
         if len(words) == 1 and sentence[-1] == ".":
             bad_state = True
-            buffer = buffer + " " + sentence
+            buffer += (" ", sentence)
         elif sentence[-1] == "." and words[-1][:-1] in _PAPER_NON_BREAKING:
             if buffer and not bad_state:
-                final.append(buffer)
+                final.append("".join(buffer))
             bad_state = True
-            buffer = sentence
+            buffer = [sentence]
         elif bad_state:
-            buffer = buffer + " " + sentence
-            final.append(buffer)
-            buffer = ""
+            buffer += (" ", sentence)
+            final.append("".join(buffer))
+            buffer = []
             bad_state = False
         else:
             if buffer:
-                final.append(buffer)
-            buffer = sentence
+                final.append("".join(buffer))
+            buffer = [sentence]
             bad_state = False
     if buffer:
-        final.append(buffer)
+        final.append("".join(buffer))
     return final
 
 

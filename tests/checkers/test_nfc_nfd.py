@@ -1,0 +1,106 @@
+"""Fixed mode: an answer in NFD gets the verdicts of its NFC form, for every instruction id and
+every Indic language (strict and loose). Canonically equivalent texts are the same text to a
+reader; the kwargs (a prompt's words) are in NFC, as the dataset has them."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from indicifeval.checkers import INSTRUCTION_IDS
+from indicifeval.languages import list_languages
+from indicifeval.scoring.engine import score_row
+from tests.conftest import make_row
+
+INDIC = [c for c in list_languages() if c != "en"]
+
+# Indic letters that NFD decomposes and NFC composes again (ো = ে + া, ொ = ெ + ா, ऩ = न + ़ ...).
+COMPOSABLE = [chr(c) for c in range(0x0900, 0x0E00)
+              if unicodedata.decomposition(chr(c)) and not unicodedata.decomposition(chr(c)).startswith("<")
+              and unicodedata.normalize("NFC", unicodedata.normalize("NFD", chr(c))) == chr(c)]
+
+# kwargs written with such letters, so that literal comparisons meet them.
+KWARGS = {
+    "keywords:existence": {"keywords": ["বোন", "ମୋ"]},
+    "keywords:frequency": {"keyword": "கொ", "frequency": 2},
+    "keywords:forbidden_words": {"forbidden_words": ["കൊ", "ಕೊ"]},
+    "keywords:letter_frequency": {"letter": "ো", "let_frequency": 2, "let_relation": "at least"},
+    "language:response_language": {"language": "en"},
+    "length_constraints:number_sentences": {"num_sentences": 2, "relation": "at least"},
+    "length_constraints:number_paragraphs": {"num_paragraphs": 2},
+    "length_constraints:number_words": {"num_words": 6, "relation": "less than"},
+    "length_constraints:nth_paragraph_first_word": {"first_word": "বোন", "nth_paragraph": 1, "num_paragraphs": 2},
+    "detectable_content:number_placeholders": {"num_placeholders": 1},
+    "detectable_content:postscript": {"postscript_marker": "ମୋ"},
+    "detectable_format:number_bullet_lists": {"num_bullets": 2},
+    "detectable_format:constrained_response": {},
+    "detectable_format:number_highlighted_sections": {"num_highlights": 1},
+    "detectable_format:multiple_sections": {"section_spliter": "কো", "num_sections": 2},
+    "detectable_format:json_format": {},
+    "detectable_format:title": {},
+    "combination:two_responses": {},
+    "combination:repeat_prompt": {"prompt_to_repeat": "বোন ମୋ"},
+    "startend:end_checker": {"end_phrase": "கொ"},
+    "change_case:capital_word_frequency": {"capital_frequency": 2, "capital_relation": "at least"},
+    "change_case:english_capital": {},
+    "change_case:english_lowercase": {},
+    "punctuation:no_comma": {},
+    "startend:quotation": {},
+}
+assert set(KWARGS) == set(INSTRUCTION_IDS)
+
+# Latin (with precomposed accents), Indic letters with vowel signs, symbols that decompose
+# (≠ is = and a combining mark), punctuation, newlines, markdown.
+PIECES = (COMPOSABLE + list("कखমকনরসতািীুেৈোৌংঃঁ়্।॥ਕਿੱਤਾகிழ்ைகொକୋମ") + list("abcXYZ ÉéÅñ") + ["\u2260", "Hello"]
+          + list("\n\n *-•#\"“”'’,.?!:[]<>{}0123") + ["***", "******", "ମୋ", "বোন", "কো 1", "P.S.", "<<", ">>"])
+answers = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
+
+
+def verdicts(iid: str, text: str, language: str) -> tuple[list[bool], list[bool]]:
+    s = score_row(make_row(iid, KWARGS[iid], language), text, "fixed")
+    return s.strict, s.loose
+
+
+@pytest.mark.parametrize("iid", INSTRUCTION_IDS)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=answers)
+@example(text="Hello ab ମୋକ")
+@example(text="ऀऀொ")
+@example(text="≠বোন কথা\n\nদ্বিতীয়")
+@example(text="কো 1\nপ্রথম\nকো 2\nদ্বিতীয়")
+@example(text="বোন ≠ ≠ ≠ ≠ ≠ ମୋ")
+def test_nfd_answers_get_the_nfc_verdicts(iid, text):
+    composed, decomposed = unicodedata.normalize("NFC", text), unicodedata.normalize("NFD", text)
+    for language in INDIC:
+        assert verdicts(iid, decomposed, language) == verdicts(iid, composed, language), language
+
+
+@pytest.mark.parametrize(
+    "iid,text,language",
+    [
+        ("language:response_language", "Hello ab ମୋକ", "or"),
+        ("length_constraints:number_words", "বোন ≠ ≠ ≠ ≠ ≠ ମୋ", "bn"),
+        ("length_constraints:nth_paragraph_first_word", "≠বোন কথা\n\nদ্বিতীয়", "bn"),
+        ("detectable_format:multiple_sections", "কো 1\nপ্রথম\nকো 2\nদ্বিতীয়", "bn"),
+    ],
+)
+def test_found_by_fuzzing(iid, text, language):
+    assert verdicts(iid, unicodedata.normalize("NFD", text), language) == verdicts(iid, text, language)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(st.sampled_from(PIECES + ["\u0301", "\u093c", "e*\u0301", "\u2000", "\u2001", " \n", "\n\u0301"]),
+                     max_size=30).map("".join))
+@example(text="e*\u0301\nx")
+@example(text="\u2000a\u0301\n\u2001")
+def test_a_variant_cut_from_the_nfc_form_is_the_nfc_of_the_variant(text):
+    # TextView.nfc of a loose variant cuts the response's NFC unless '*' goes (see its docstring)
+    from indicifeval.text.variants import LOOSE_CUTS
+
+    for cut in LOOSE_CUTS:
+        if cut.no_star and "*" in text:
+            continue
+        assert cut.apply(unicodedata.normalize("NFC", text)) == unicodedata.normalize("NFC", cut.apply(text)), cut
