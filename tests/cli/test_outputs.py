@@ -176,3 +176,11 @@ def test_score_records_inputs_with_sha256(tmp_path):
 
     assert inputs["data"]["sha256"] == hashlib.sha256((tmp_path / "rows.jsonl").read_bytes()).hexdigest()
     assert inputs["responses"]["path"] == resp and len(inputs["responses"]["sha256"]) == 64
+
+
+def test_overwrite_never_writes_over_another_tools_folder(tmp_path, capsys):
+    run = _run(tmp_path, "m1")
+    manifest = (run / "manifest.json").read_bytes()
+    assert main(["score", "--data", "sample", "--out", str(run), "--overwrite", "--quiet"]) == 1
+    assert "holds the output of `indicifeval run`" in capsys.readouterr().err
+    assert (run / "manifest.json").read_bytes() == manifest

@@ -67,14 +67,18 @@ def claim(folder: str | Path, tool: str, overwrite: bool = False, flag: str = "-
             raise OutputError(f"{flag} {folder}: not allowed to create it in {parent}")
         return None
     manifest = read_manifest(folder)
-    if tool_of(manifest) == tool:
-        return manifest
-    if not _content(folder) or overwrite:
-        return None
     made_by = tool_of(manifest)
-    what = f"holds the output of `indicifeval {made_by}`" if made_by else "is not empty"
-    raise OutputError(f"{flag} {folder}: {what} and was not made by `indicifeval {tool}`; choose a new or empty "
-                      f"folder, or pass --overwrite to write into it anyway")
+    if made_by == tool:
+        return manifest
+    if not _content(folder):
+        return None
+    if made_by is not None:  # another tool's folder is never written over, even when asked
+        raise OutputError(f"{flag} {folder}: holds the output of `indicifeval {made_by}` and was not made by "
+                          f"`indicifeval {tool}`; choose another folder")
+    if overwrite:
+        return None
+    raise OutputError(f"{flag} {folder}: is not empty and was not made by `indicifeval {tool}`; choose a new or "
+                      f"empty folder, or pass --overwrite to write into it anyway")
 
 
 def prepare(folder: str | Path) -> Path:
