@@ -12,7 +12,7 @@ import pytest
 
 from indicifeval.checkers import KWARG_NAMES
 from indicifeval.cli import main
-from indicifeval.cli.lm_eval_cmd import MARKER, packaged_folder, write_task_folder
+from indicifeval.lmeval.task_folder import MARKER, packaged_folder, write_task_folder
 from indicifeval.dataset import sample_path
 
 INDIC = ("as", "bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "sa", "ta", "te", "ur")

@@ -7,7 +7,7 @@ import pytest
 
 from indicifeval.checkers import KWARG_NAMES
 from indicifeval.dataset import Source, parse_row, sample_path
-from indicifeval.scoring import lm_eval_hooks as hooks
+from indicifeval.lmeval import hooks
 from indicifeval.scoring.engine import score_row
 from tests.conftest import shared_path
 
@@ -44,11 +44,13 @@ def hook(record):
 
 
 def test_one_hook_per_hub_split():
-    names = [n for n in hooks.__all__ if n.startswith("process_results_")]
+    names = hooks.hook_names()
     assert len(names) == 29
     assert {"process_results_trans_en", "process_results_trans_hi", "process_results_ground_ur"} <= set(names)
     assert "process_results_ground_en" not in names
     assert hooks.process_results_ground_hi.__name__ == "process_results_ground_hi"
+    with pytest.raises(AttributeError):
+        hooks.process_results_ground_en  # noqa: B018 - English has no Ground split
 
 
 def test_sample_docs_score_as_score_row():

@@ -13,7 +13,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Callable, Literal
 
-from indicifeval.languages import LanguageProfile, get_profile
+from indicifeval.languages import LanguageProfile, composition, get_profile
 from indicifeval.text import keywords as kw
 from indicifeval.text import sentences, words
 from indicifeval.text.langdetect_compat import NoFeatures, detect
@@ -23,7 +23,7 @@ from indicifeval.text.paragraphs import paragraphs
 from indicifeval.text.variants import Cut
 
 Subset = Literal["trans", "ground"]
-SUBSETS: tuple[str, ...] = ("trans", "ground")
+SUBSETS: tuple[str, ...] = composition().subsets  # the benchmark's, from languages/benchmark.json
 
 
 class ScoringMode(str, Enum):

@@ -1,9 +1,11 @@
 """``load_dataset``: IndicIFEval rows from the hub, a local copy of it, a file, or the sample.
 
-The hub serves ``ai4bharat/IndicIFEval`` with configs ``indicifeval-trans`` (splits ``en`` and
-the 14 Indic codes) and ``indicifeval-ground`` (the 14 Indic codes), as parquet files
-``<config>/<split>-00000-of-00001.parquet``. A local folder in that layout is read directly;
-the hub itself is read through the ``datasets`` library (``pip install 'indicifeval[hub]'``).
+The hub serves ``ai4bharat/IndicIFEval`` with one config per subset (``indicifeval-trans``:
+splits ``en`` and the 14 Indic codes; ``indicifeval-ground``: the 14 Indic codes), as parquet
+files ``<config>/<split>-00000-of-00001.parquet``; the repository, configs and splits come from
+the composition (``languages/benchmark.json`` and the profiles). A local folder in that layout
+is read directly; the hub itself through the ``datasets`` library (``pip install
+'indicifeval[hub]'``).
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ from typing import Any
 from indicifeval.checkers import SUBSETS
 from indicifeval.core.errors import InputError
 from indicifeval.dataset.hub import rows_from_hub
-from indicifeval.dataset.hub_layout import CONFIGS, HUB_REPO
+from indicifeval.dataset.hub_layout import configs
 from indicifeval.dataset.rows import SAMPLE, Row, load_rows
-from indicifeval.languages import INDIC_CODES, UnknownLanguageError, get_profile
+from indicifeval.languages import UnknownLanguageError, composition, get_profile
 
 HUB = "hub"
-__all__ = ["CONFIGS", "HUB", "HUB_REPO", "PAPER_TRANS_TAGS", "Dataset", "load_dataset", "parse_languages", "select"]
+__all__ = ["HUB", "PAPER_TRANS_TAGS", "Dataset", "load_dataset", "parse_languages", "select"]
 PAPER_TRANS_TAGS = ("correct", "parallel")  # the paper's 321-prompt parallel Trans subset
 
 
@@ -48,9 +50,9 @@ def parse_languages(languages: str | Iterable[str] | None) -> list[str] | None:
 
 
 def _split_names(subset: str, languages: list[str] | None) -> list[str]:
-    available = list(INDIC_CODES) + (["en"] if subset == "trans" else [])
+    available = composition().languages_of(subset)
     if languages is None:
-        return available
+        return list(available)
     return [c for c in languages if c in available]
 
 
@@ -60,7 +62,7 @@ def load_dataset(
     source: str | Path = HUB,
     *,
     revision: str | None = None,
-    repo: str = HUB_REPO,
+    repo: str | None = None,
     tags: Iterable[str] | None = None,
     limit: int | None = None,
     language: str | None = None,
@@ -81,6 +83,7 @@ def load_dataset(
                             "tags": list(tags or []), "limit": limit}
     # a file of one language/subset need not say so on every row
     defaults = (langs[0] if langs and len(langs) == 1 else None, subset_list[0] if len(subset_list) == 1 else None)
+    repo = repo or composition().hub_repo
     if source_str == HUB:
         info.update(repo=repo, revision=revision or "main")
         rows = rows_from_hub(repo, revision, [(lang, s) for s in subset_list for lang in _split_names(s, langs)])

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from indicifeval.core.errors import InputError, Source, first_line
-from indicifeval.dataset.hub_layout import CONFIGS
+from indicifeval.dataset.hub_layout import configs
 from indicifeval.dataset.rows import Row, check_unique, parse_row
 from indicifeval.text.safety import sanitize_value
 
@@ -53,10 +53,11 @@ def rows_from_hub(repo: str, revision: str | None, splits: list[tuple[str, str]]
         if why:
             raise InputError(f"{why}; {_advice(repo)}", f"--data hub ({repo})")
     rows: list[Row] = []
+    names = configs()
     for lang, subset in splits:
-        where = f"{repo}:{CONFIGS[subset]}/{lang}"
+        where = f"{repo}:{names[subset]}/{lang}"
         try:
-            split = datasets.load_dataset(repo, CONFIGS[subset], split=lang, revision=revision)
+            split = datasets.load_dataset(repo, names[subset], split=lang, revision=revision)
         except ValueError as exc:  # unknown split: a language the config does not have
             if "split" in str(exc).lower() and "unknown" in str(exc).lower():
                 continue

@@ -11,15 +11,18 @@ import re
 from pathlib import Path
 
 from indicifeval.core.errors import InputError
-
-HUB_REPO = "ai4bharat/IndicIFEval"
-CONFIGS = {"trans": "indicifeval-trans", "ground": "indicifeval-ground"}
+from indicifeval.languages import composition
 _SPLIT_FILE = re.compile(r"^(?P<split>[A-Za-z][A-Za-z0-9_]*)-\d+-of-\d+\.parquet$")
+
+
+def configs() -> dict[str, str]:
+    """Subset -> the hub config that holds it."""
+    return dict(composition().configs)
 
 
 def is_hub_layout(folder: Path) -> bool:
     return folder.is_dir() and any((folder / c).is_dir() and any((folder / c).glob("*.parquet"))
-                                   for c in CONFIGS.values())
+                                   for c in configs().values())
 
 
 def layout_files(folder: Path, subsets: list[str] | None = None,
@@ -27,9 +30,10 @@ def layout_files(folder: Path, subsets: list[str] | None = None,
     """(file, language, subset) of every split file, in a stable order, for the subsets and
     languages wanted (None: all there are)."""
     out = []
-    for subset in subsets if subsets is not None else list(CONFIGS):
+    names = configs()
+    for subset in subsets if subsets is not None else list(names):
         found = []
-        for path in sorted((folder / CONFIGS[subset]).glob("*.parquet")):
+        for path in sorted((folder / names[subset]).glob("*.parquet")):
             match = _SPLIT_FILE.match(path.name)
             split = match.group("split") if match else path.name.split("-", 1)[0].removesuffix(".parquet")
             if languages is None or split in languages:
@@ -38,7 +42,8 @@ def layout_files(folder: Path, subsets: list[str] | None = None,
             found.sort(key=lambda item: languages.index(item[1]))
         out += found
     if not out:
-        wanted = ", ".join(CONFIGS[s] for s in (subsets or CONFIGS) if s in CONFIGS)
-        raise InputError(f"no split files for {wanted} (expected e.g. {CONFIGS['trans']}/hi-00000-of-00001.parquet)",
+        wanted = ", ".join(names[s] for s in (subsets or names) if s in names)
+        first = next(iter(names.values()))
+        raise InputError(f"no split files for {wanted} (expected e.g. {first}/hi-00000-of-00001.parquet)",
                          str(folder))
     return out

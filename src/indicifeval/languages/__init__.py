@@ -1,7 +1,7 @@
 """Language profiles: every per-language fact the scorer needs, loaded from JSON data."""
 
+from indicifeval.languages.composition import Composition, composition, indic_codes, script_fonts
 from indicifeval.languages.profile import (
-    INDIC_CODES,
     LanguageProfile,
     UnknownLanguageError,
     get_profile,
@@ -14,8 +14,11 @@ from indicifeval.languages.profile import (
 )
 
 __all__ = [
-    "INDIC_CODES",
+    "Composition",
     "LanguageProfile",
+    "composition",
+    "indic_codes",
+    "script_fonts",
     "UnknownLanguageError",
     "get_profile",
     "list_languages",

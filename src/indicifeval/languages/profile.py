@@ -16,9 +16,6 @@ from typing import Literal
 
 from indicifeval.core.errors import IndicIFEvalError
 
-INDIC_CODES = ("as", "bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "sa", "ta", "te", "ur")
-
-
 class UnknownLanguageError(IndicIFEvalError, KeyError):
     """Raised for a language code that has no profile."""
 
@@ -53,6 +50,7 @@ class LanguageProfile:
     default_keywords: tuple[str, ...] = ()
     paper: PaperQuirks | None = None
     distinctive_letters: str = ""  # letters no other language of the same script uses
+    subsets: tuple[str, ...] | None = None  # for a language the benchmark file does not list
 
     @property
     def is_indic(self) -> bool:
@@ -83,6 +81,7 @@ def _profile_from_json(data: dict) -> LanguageProfile:
         default_postscript_markers=tuple(defaults["postscript_markers"]),
         default_keywords=tuple(defaults["keywords"]),
         distinctive_letters=data.get("distinctive_letters", ""),
+        subsets=tuple(data["subsets"]) if data.get("subsets") else None,
         paper=PaperQuirks(
             constrained_responses_trans=tuple(paper["constrained_responses_trans"]),
             constrained_responses_ground=tuple(paper["constrained_responses_ground"]),
@@ -126,15 +125,19 @@ def _all_profiles() -> dict[str, LanguageProfile]:
 
 def reload_profiles() -> None:
     """Forget loaded profiles (after changing $INDICIFEVAL_PROFILE_PATH)."""
+    from indicifeval.languages.composition import composition
+
     _all_profiles.cache_clear()
     world_languages.cache_clear()
+    composition.cache_clear()
 
 
 def list_languages() -> list[str]:
-    """Codes of every profiled language: the 14 Indic ones in paper order, then English."""
-    codes = list(_all_profiles())
-    indic = [c for c in INDIC_CODES if c in codes]
-    return indic + sorted(c for c in codes if c not in indic)
+    """Codes of every profiled language, in the benchmark's order (benchmark.json), then the
+    languages added by profile alone."""
+    from indicifeval.languages.composition import composition
+
+    return list(composition().languages)
 
 
 def get_profile(code: str) -> LanguageProfile:

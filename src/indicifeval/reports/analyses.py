@@ -12,13 +12,19 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from importlib import resources
 
-from indicifeval.languages import INDIC_CODES
+from indicifeval.languages import composition, indic_codes
 from indicifeval.reports.loading import RunData, instruction_outcome, outcome
 from indicifeval.reports.model import Estimate, Table
 from indicifeval.reports.stats import Group, bootstrap, difference, mcnemar, mean_of
 from indicifeval.scoring.categories import CATEGORIES
 
-LANGS = (*INDIC_CODES, "en")  # the paper's column order: 14 Indic languages, English, Avg
+
+
+def column_languages() -> tuple[str, ...]:
+    """The paper's column order: the Indic languages, then the others (English), then Avg."""
+    return (*indic_codes(), *(c for c in composition().languages if c not in indic_codes()))
+
+
 PARALLEL_TAGS = {"correct", "parallel"}
 INCLUSION = {"keywords:existence", "keywords:frequency"}
 EXCLUSION = {"keywords:forbidden_words"}
@@ -77,7 +83,7 @@ class Analyses:
 
     # -- Tables 1 and 2 -----------------------------------------------------------------------
     def language_table(self, subset: str, paper: dict | None = None) -> Table:
-        langs = [c for c in LANGS if subset == "trans" or c != "en"]
+        langs = [c for c in column_languages() if subset == "trans" or c != "en"]
         table = Table(f"{subset}_languages", f"IndicIFEval-{subset.capitalize()}: {METRIC_NAMES[self.metric]} "
                       f"by language (Avg over the Indic languages)", ["run", *langs, "Avg"], [])
         for run in self.runs:
@@ -111,14 +117,14 @@ class Analyses:
         """Per Indic language: the Δ estimate and the (English, language) groups behind it
         (empty when there is no Δ), for averaging Δ over languages or runs."""
         out = []
-        for lang in INDIC_CODES:
+        for lang in indic_codes():
             est, en, xx = self._delta(run, lang, how, label)
             out.append((est, [en, xx] if est.value is not None else []))
         return out
 
     def delta_language(self) -> Table:
         table = Table("delta_language", f"Disparity Δ = English − Indic ({METRIC_NAMES[self.metric]}, Trans)",
-                      ["run", *INDIC_CODES, "Avg"], [], note=self.subset_note + "; paired over shared prompts",
+                      ["run", *indic_codes(), "Avg"], [], note=self.subset_note + "; paired over shared prompts",
                       signed=True)
         for run in self.runs:
             deltas = self._deltas(run)
@@ -131,7 +137,7 @@ class Analyses:
     def delta_category(self) -> Table:
         kind = "strict" if self.metric.endswith("strict") else "loose"
         table = Table("delta_category", f"Δ by instruction category (paper Table 3; instruction-level {kind}, Trans)",
-                      ["run", "category", *INDIC_CODES, "Avg"], [], note=self.subset_note, signed=True)
+                      ["run", "category", *indic_codes(), "Avg"], [], note=self.subset_note, signed=True)
         for run in self.runs:
             for category, ids in CATEGORIES.items():
                 wanted = set(ids)
@@ -148,14 +154,14 @@ class Analyses:
 
     def delta_family(self) -> Table:
         table = Table("delta_family", f"Δ by model family (mean over the family's runs, {METRIC_NAMES[self.metric]})",
-                      ["family", "runs", *INDIC_CODES, "Avg"], [], note=self.subset_note, signed=True)
+                      ["family", "runs", *indic_codes(), "Avg"], [], note=self.subset_note, signed=True)
         families: dict[str, list[RunData]] = defaultdict(list)
         for run in self.runs:
             families[run.info.family].append(run)
         for family, runs in sorted(families.items()):
             cells, all_pairs = [], []
             per_run = [self._deltas(run) for run in runs]
-            for i, lang in enumerate(INDIC_CODES):
+            for i, lang in enumerate(indic_codes()):
                 pairs = [g for deltas in per_run for g in deltas[i][1]]
                 all_pairs += pairs
                 cells.append(self._estimate(pairs, _mean_of_differences, f"family|{family}|{lang}") if pairs else Estimate(None))
@@ -229,7 +235,7 @@ class Analyses:
                       signed=frozenset({"gain", "Δ no thinking", "Δ thinking", "change in Δ"}))
         for off, on in self.thinking_pairs():
             offs, ons = [], []
-            for lang in INDIC_CODES:
+            for lang in indic_codes():
                 ga, gb = self._paired(self._rows(off, "trans", lang), self._rows(on, "trans", lang))
                 if len(ga) and len(gb):
                     offs.append(ga)
@@ -275,12 +281,12 @@ class Analyses:
     def comparison(self) -> Table:
         base = self.runs[0]
         table = Table("comparison", f"Each run minus {base.info.name} ({METRIC_NAMES[self.metric]}), paired over "
-                      f"shared prompts, with exact McNemar p-values", ["run", "subset", *LANGS, "pooled", "p (McNemar)"],
+                      f"shared prompts, with exact McNemar p-values", ["run", "subset", *column_languages(), "pooled", "p (McNemar)"],
                       [], note="cells: difference [95% CI]; p-value of the pooled McNemar test", signed=True)
         for other in self.runs[1:]:
             for subset in ("trans", "ground"):
                 cells, any_value = [], False
-                for lang in LANGS:
+                for lang in column_languages():
                     if subset == "ground" and lang == "en":
                         cells.append(Estimate(None))
                         continue

@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-from indicifeval.languages import INDIC_CODES, get_profile
+from indicifeval.languages import composition, get_profile
 from indicifeval.reports.model import Estimate, Report, RunInfo, Table
 from indicifeval.reports.writers import display
 
@@ -192,8 +192,14 @@ def _language_name(code: str) -> str:
     return p.name if p.native_name == p.name else f"{p.name} ({p.native_name})"
 
 
+def _order() -> tuple[str, ...]:
+    from indicifeval.reports.analyses import column_languages
+
+    return column_languages()
+
+
 def _languages() -> dict[str, str]:
-    return {c: _language_name(c) for c in (*INDIC_CODES, "en")}
+    return {c: _language_name(c) for c in _order()}
 
 
 def _thinking(run: RunInfo) -> str:
@@ -517,7 +523,7 @@ def _samples_data(report: Report) -> dict:
             [1 if v else 0 for v in s.get("strict") or []], [1 if v else 0 for v in s.get("loose") or []],
             list(s.get("explanations") or []), 1 if s.get("prompt_strict") else 0, 1 if s.get("prompt_loose") else 0,
         ])
-    langs = sorted({r[1] for r in rows}, key=lambda c: ((*INDIC_CODES, "en").index(c) if c in (*INDIC_CODES, "en")
+    langs = sorted({r[1] for r in rows}, key=lambda c: (_order().index(c) if c in _order()
                                                         else 99, c))
     return {
         "fields": ["run", "language", "subset", "key", "prompt", "answer", "reasoning", "finish_reason",

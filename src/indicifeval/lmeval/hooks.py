@@ -1,8 +1,10 @@
 """Scoring hooks for lm-evaluation-harness: ``process_results_<subset>_<xx>`` and ``agg_inst_level_acc``.
 
-The packaged task folder (``indicifeval lm-eval-path``) points its YAMLs at these functions
-through a one-line ``utils.py`` shim. One function per task, because lm-eval passes only
-``(doc, results)``: the language and subset come from the task, never from the doc.
+The task folder (``indicifeval lm-eval-path``) points its YAMLs at these functions through a
+small ``utils.py`` shim. One function per task, because lm-eval passes only ``(doc, results)``:
+the language and subset come from the task, never from the doc. The functions are made on
+first use for every (subset, language) of the benchmark's composition, so a language added by
+profile alone has its hook too.
 
 Each hook builds a Row from the doc (the hub's 24-key kwargs, nulls included), drops any
 ``<think>…</think>`` reasoning from the response, scores the answer with ``score_row`` and
@@ -17,17 +19,24 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from indicifeval.checkers import ScoringMode
-from indicifeval.dataset import HUB_REPO, Source, parse_row
-from indicifeval.dataset.benchmark import CONFIGS
-from indicifeval.languages import INDIC_CODES
-from indicifeval.text.reasoning import split_reasoning
+from indicifeval.dataset import Source, parse_row
+from indicifeval.languages import composition
 from indicifeval.scoring.engine import score_row
+from indicifeval.text.reasoning import split_reasoning
 
 SCORING_ENV = "INDICIFEVAL_SCORING"
-
-# The hub's splits: the lm-eval task of each (subset, language) pair.
-TASK_LANGUAGES: dict[str, tuple[str, ...]] = {"trans": ("en", *INDIC_CODES), "ground": INDIC_CODES}
 ROW_FIELDS = ("key", "prompt", "instruction_id_list", "kwargs", "tags", "resp_lang")
+
+
+def task_languages() -> dict[str, tuple[str, ...]]:
+    """The lm-eval task of each (subset, language) pair: the hub's splits (English first in
+    Trans, as lm-eval lists it), then any languages added by profile."""
+    comp = composition()
+    out = {}
+    for subset in comp.subsets:
+        langs = comp.languages_of(subset)
+        out[subset] = tuple(c for c in langs if c not in comp.indic) + tuple(c for c in langs if c in comp.indic)
+    return out
 
 
 def task_name(subset: str, language: str) -> str:
@@ -62,7 +71,8 @@ def score_doc(doc: dict, results: Any, subset: str, language: str) -> dict[str, 
     """IFEval's four per-doc metrics for one lm-eval doc and its generation."""
     record = {name: doc[name] for name in ROW_FIELDS if name in doc}
     record["language"], record["subset"] = language, subset  # the task decides, not the doc
-    where = f"{HUB_REPO}:{CONFIGS[subset]}/{language} (lm-eval task {task_name(subset, language)})"
+    comp = composition()
+    where = f"{comp.hub_repo}:{comp.config_of(subset)}/{language} (lm-eval task {task_name(subset, language)})"
     row = parse_row(record, Source(where, None), language, subset)  # a malformed doc is a data error: raise
     response = _response_text(results)
     answer = None if response is None else split_reasoning(response).answer
@@ -90,10 +100,19 @@ def agg_inst_level_acc(items: Sequence[Sequence[bool]]) -> float:
     return sum(flat) / len(flat) if flat else float("nan")
 
 
-__all__ = ["SCORING_ENV", "TASK_LANGUAGES", "agg_inst_level_acc", "hook_name", "score_doc", "scoring_mode", "task_name"]
+def hook_names() -> list[str]:
+    return [hook_name(subset, lang) for subset, langs in task_languages().items() for lang in langs]
 
-for _subset, _languages in TASK_LANGUAGES.items():
-    for _language in _languages:
-        globals()[hook_name(_subset, _language)] = _make_hook(_subset, _language)
-        __all__.append(hook_name(_subset, _language))
-del _subset, _languages, _language
+
+def __getattr__(name: str) -> Any:
+    """``process_results_<subset>_<xx>`` for any task of the composition, made on first use."""
+    for subset, langs in task_languages().items():
+        for lang in langs:
+            if name == hook_name(subset, lang):
+                hook = globals()[name] = _make_hook(subset, lang)
+                return hook
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["SCORING_ENV", "agg_inst_level_acc", "hook_name", "hook_names", "score_doc", "scoring_mode",
+           "task_languages", "task_name"]

@@ -2,6 +2,10 @@
 
 import importlib
 
-_hooks = importlib.import_module("indicifeval.scoring.lm_eval_hooks")
-globals().update({name: getattr(_hooks, name) for name in _hooks.__all__})
+_hooks = importlib.import_module("indicifeval.lmeval.hooks")
 _hooks.scoring_mode()  # a bad INDICIFEVAL_SCORING fails when the tasks load, not after generation
+agg_inst_level_acc = _hooks.agg_inst_level_acc
+
+
+def __getattr__(name):
+    return getattr(_hooks, name)  # process_results_<subset>_<xx>, made on first use
