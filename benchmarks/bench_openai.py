@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="target duration per level")
     args = parser.parse_args()
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "indicifeval.runs.fake_server", "--port", str(port),
+    server = subprocess.Popen([sys.executable, "-m", "indicifeval.testing.fake_server", "--port", str(port),
                                "--answers", "echo", "--latency", str(args.latency)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

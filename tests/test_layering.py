@@ -5,7 +5,7 @@ from pathlib import Path
 
 import indicifeval
 
-LAYERS = ["_version", "core", "languages", "text", "checkers", "dataset", "scoring", "lmeval", "runs", "testing", "build", "reports", "cli"]
+LAYERS = ["_version", "core", "records", "languages", "text", "checkers", "dataset", "scoring", "lmeval", "runs", "testing", "build", "reports", "cli"]
 ROOT = Path(indicifeval.__file__).parent
 
 

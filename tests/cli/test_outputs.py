@@ -12,7 +12,7 @@ import pytest
 
 from indicifeval.cli import main
 from indicifeval.core import files as core_files
-from indicifeval.runs.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
+from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
 
 GOOD = {"key": 1, "prompt": "p", "instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}], "language": "hi"}
 

@@ -10,7 +10,7 @@ import pytest
 
 from indicifeval.cli import main
 from indicifeval.runs.backends import MissingDependency, create_backend
-from indicifeval.runs.requests import GenerationConfig, GenerationRequest, text_hash
+from indicifeval.runs.requests import GenerationConfig, text_hash
 
 MAX_TOKENS = 8
 THINK_OFF = "<|assistant|><think>\n\n</think>\n\n"
@@ -40,8 +40,8 @@ def prompt_spy(monkeypatch):
     seen: list[str] = []
     original = HFBackend.render_prompt
 
-    def spy(self, messages):
-        text = original(self, messages)
+    def spy(self, messages, settings=None):
+        text = original(self, messages, settings)
         seen.append(text)
         return text
 
@@ -136,7 +136,7 @@ def test_thinking_on_and_default_leave_the_template_alone(tiny_model_dir, tmp_pa
 
 def test_system_prompt_is_rendered(tiny_model_dir):
     config = GenerationConfig(model=str(tiny_model_dir), backend="hf", max_tokens=4, system_prompt="Be brief.")
-    backend = create_backend("hf", config)
+    backend = create_backend("hf", config.model)
     prompt = backend.render_prompt(config.messages("नमस्ते"))
     assert prompt == "<|bos|><|system|>Be brief.<|eos|><|user|>नमस्ते<|eos|><|assistant|>"
 
@@ -144,15 +144,14 @@ def test_system_prompt_is_rendered(tiny_model_dir):
 def test_sampling_is_seeded_and_batching_keeps_order(tiny_model_dir):
     config = GenerationConfig(model=str(tiny_model_dir), backend="hf", max_tokens=6, temperature=1.0, top_p=0.9,
                               seed=3)
-    requests = [GenerationRequest(f"x/trans/{i}", config.messages(p))
-                for i, p in enumerate(["नमस्ते", "hello there", "வணக்கம்"])]
+    requests = [config.request(f"x/trans/{i}", p) for i, p in enumerate(["नमस्ते", "hello there", "வணக்கம்"])]
 
     def collect(backend):
         got = []
         backend.generate(requests, got.append)
         return got
 
-    backend = create_backend("hf", config, batch_size=2)
+    backend = create_backend("hf", config.model, {"batch_size": 2})
     first, second = collect(backend), collect(backend)
     assert [r.uid for r in first] == [r.uid for r in requests]
     assert [r.output for r in first] == [r.output for r in second]
@@ -160,42 +159,42 @@ def test_sampling_is_seeded_and_batching_keeps_order(tiny_model_dir):
 
 
 def test_finish_reason_stop_counts_the_eos(tiny_model_dir):
-    config = GenerationConfig(model=str(tiny_model_dir), backend="hf", max_tokens=8)
-    backend = create_backend("hf", config)
+    backend = create_backend("hf", str(tiny_model_dir))
     tok = backend.tokenizer
     ids = tok("नमस्ते", add_special_tokens=False).input_ids
     eos, pad = tok.eos_token_id, tok.pad_token_id
-    stopped = backend._result("u", ids + [eos] + [pad] * (8 - len(ids) - 1), 5, 0.1)
+    stopped = backend._result("u", ids + [eos] + [pad] * (8 - len(ids) - 1), 5, 0.1, 8)
     assert stopped.finish_reason == "stop" and stopped.output == "नमस्ते"
     assert stopped.usage == {"prompt_tokens": 5, "completion_tokens": len(ids) + 1}
-    full = backend._result("u", (ids * 8)[:8], 5, 0.1)
+    full = backend._result("u", (ids * 8)[:8], 5, 0.1, 8)
     assert full.finish_reason == "length" and full.usage["completion_tokens"] == 8
 
 
 def test_describe_and_vllm_agree_on_the_template_hash(tiny_model_dir):
     from indicifeval.runs.backends.vllm_offline import VLLMBackend
 
-    config = GenerationConfig(model=str(tiny_model_dir), backend="hf")
-    described = create_backend("hf", config, dtype="float32", batch_size=3).describe()
+    from indicifeval.runs.backends.options import VLLMOptions
+
+    described = create_backend("hf", str(tiny_model_dir), {"dtype": "float32", "batch_size": 3}).describe()
     assert described == {"name": "hf", "device": "cpu", "dtype": "float32", "batch_size": 3,
                          "chat_template_hash": described["chat_template_hash"]}
     assert described["chat_template_hash"]
-    assert VLLMBackend(config).describe()["chat_template_hash"] == described["chat_template_hash"]
+    assert VLLMBackend(str(tiny_model_dir), VLLMOptions()).describe()["chat_template_hash"] == \
+        described["chat_template_hash"]
 
 
 def test_bad_dtype_and_missing_model_are_backend_errors(tiny_model_dir, tmp_path):
     from indicifeval.runs.backends import BackendError
 
-    config = GenerationConfig(model=str(tiny_model_dir), backend="hf")
     with pytest.raises(BackendError, match="dtype"):
-        create_backend("hf", config, dtype="float8")
+        create_backend("hf", str(tiny_model_dir), {"dtype": "float8"})
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(BackendError, match="tokenizer"):
-        create_backend("hf", GenerationConfig(model=str(empty), backend="hf"))
+        create_backend("hf", str(empty))
 
 
 def test_missing_torch_is_a_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
     with pytest.raises(MissingDependency, match=r"hf backend needs torch and transformers.*indicifeval\[hf\]"):
-        create_backend("hf", GenerationConfig(model="m", backend="hf"))
+        create_backend("hf", "m")

@@ -7,8 +7,9 @@ import pytest
 from indicifeval.cli import main
 from indicifeval.runs.backends import BackendError
 from indicifeval.runs.backends.openai_http import OpenAIBackend, build_payload, parse_retry_after
-from indicifeval.runs.fake_server import FakeOpenAIServer, FaultPlan, ServerConfig, sample_answers
-from indicifeval.runs.requests import GenerationConfig, GenerationRequest
+from indicifeval.testing.fake_server import FakeOpenAIServer, FaultPlan, ServerConfig, sample_answers
+from indicifeval.runs.backends.options import OpenAIOptions
+from indicifeval.runs.requests import GenerationConfig, GenerationRequest, SamplingSettings
 from indicifeval.runs.runner import DataOptions, run
 
 FAST = {"timeout_s": 0.5, "backoff_base_s": 0.01, "max_retries": 6}
@@ -43,13 +44,14 @@ def test_retry_after_is_honoured():
     assert parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0  # a date in the past
     faults = FaultPlan(rate=1.0, kinds=("429",), max_faults_per_prompt=1, retry_after_s=0.3)
     with FakeOpenAIServer(ServerConfig(faults=faults)) as server:
-        backend = OpenAIBackend(GenerationConfig(model="m", backend="openai"), base_url=server.url,
-                                backoff_base_s=10.0, backoff_max_s=10.0, timeout_s=5)
+        backend = OpenAIBackend("m", OpenAIOptions(base_url=server.url, backoff_base_s=10.0, backoff_max_s=10.0,
+                                                   timeout_s=5))
         results = []
         import time
 
         start = time.monotonic()
-        backend.generate([GenerationRequest("a", [{"role": "user", "content": "hi"}])], results.append)
+        backend.generate([GenerationRequest("a", [{"role": "user", "content": "hi"}], SamplingSettings())],
+                         results.append)
         elapsed = time.monotonic() - start
     assert results[0].attempts == 2
     assert 0.25 < elapsed < 5  # waited Retry-After (0.3 s), not the 10 s backoff
@@ -68,7 +70,7 @@ def test_gives_up_and_keeps_finished_items(tmp_path):
 
 def test_client_errors_are_not_retried():
     with FakeOpenAIServer(ServerConfig(api_key="secret")) as server:
-        backend = OpenAIBackend(GenerationConfig(model="m", backend="openai"), base_url=server.url, api_key_env="NO_SUCH_ENV_VAR")
+        backend = OpenAIBackend("m", OpenAIOptions(base_url=server.url, api_key_env="NO_SUCH_ENV_VAR"))
         with pytest.raises(BackendError, match="HTTP 401"):
             backend.generate([GenerationRequest("a", [{"role": "user", "content": "hi"}])], lambda r: None)
         assert server.requests == 0
@@ -125,8 +127,25 @@ def test_cli_run_and_api_key_never_written(tmp_path, monkeypatch, capsys):
 
 def test_payload():
     cfg = GenerationConfig(model="m", backend="openai", thinking=False, system_prompt="Be brief.")
-    req = GenerationRequest("u", cfg.messages("नमस्ते"))
-    payload = build_payload(cfg, req)
+    req = cfg.request("u", "नमस्ते")
+    payload = build_payload("m", req)
     assert payload["messages"] == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "नमस्ते"}]
     assert payload["chat_template_kwargs"] == {"enable_thinking": False}
-    assert "chat_template_kwargs" not in build_payload(GenerationConfig(model="m", backend="openai"), req)
+    plain = GenerationConfig(model="m", backend="openai").request("u", "नमस्ते")
+    assert "chat_template_kwargs" not in build_payload("m", plain)
+
+
+def test_each_request_is_sent_with_its_own_settings():
+    """One backend, requests with different settings (translate, then judge): each body says
+    its own."""
+    with FakeOpenAIServer(ServerConfig()) as server:
+        backend = OpenAIBackend("m", OpenAIOptions(base_url=server.url))
+        requests = [GenerationRequest("a", [{"role": "user", "content": "translate"}], SamplingSettings(max_tokens=9)),
+                    GenerationRequest("b", [{"role": "user", "content": "judge"}],
+                                      SamplingSettings(max_tokens=3, temperature=0.5, thinking=True,
+                                                       gen_kwargs={"top_k": 5}))]
+        backend.generate(requests, lambda r: None)
+        bodies = {b["messages"][-1]["content"]: b for b in server.seen_bodies}
+    assert bodies["translate"]["max_tokens"] == 9 and "chat_template_kwargs" not in bodies["translate"]
+    assert bodies["judge"]["max_tokens"] == 3 and bodies["judge"]["temperature"] == 0.5
+    assert bodies["judge"]["top_k"] == 5 and bodies["judge"]["chat_template_kwargs"] == {"enable_thinking": True}

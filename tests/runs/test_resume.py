@@ -11,7 +11,7 @@ import pytest
 
 from indicifeval.cli import main
 from indicifeval.dataset import InputError
-from indicifeval.runs.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
+from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
 from indicifeval.runs.requests import GenerationConfig
 from indicifeval.runs.runner import DataOptions, run
 from indicifeval.runs.store import RunMismatch, RunStore

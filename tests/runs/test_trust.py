@@ -17,11 +17,12 @@ from indicifeval.cli.run_cmd import backend_options
 from indicifeval.cli.run_cmd import register as register_run
 from indicifeval.core.errors import BusyError, InputError, OutputError
 from indicifeval.core.lock import FolderLock
-from indicifeval.runs.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
-from indicifeval.runs.requests import GenerationConfig, GenerationResult, parse_gen_kwargs
+from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
+from indicifeval.runs.requests import GenerationConfig, parse_gen_kwargs
 from indicifeval.runs.runner import DataOptions, run
 from indicifeval.dataset import load_rows
 from indicifeval.runs.backends import BackendError
+from indicifeval.runs.backends.mock import MockBackend
 from indicifeval.runs.folder_scores import score_folder
 from indicifeval.runs.store import RunMismatch, RunStore
 
@@ -39,23 +40,20 @@ def _rows(path, prompts):
     return str(path)
 
 
-class ScriptedBackend:
-    """An in-process backend answering every request, for runs whose backend options matter
-    but whose model does not."""
-
-    name = "scripted"
+class ScriptedBackend(MockBackend):
+    """The real mock backend, answering "<answer> <prompt>" and remembering what it was asked."""
 
     def __init__(self, answer="उत्तर"):
-        self.answer = answer
+        super().__init__("m", script=lambda request: f"{answer} {request.messages[-1]['content']}")
         self.calls = []
 
-    def describe(self):
-        return {"name": self.name, "chat_template_hash": None}
-
     def generate(self, requests, on_result):
-        for r in requests:
-            self.calls.append(r.uid)
-            on_result(GenerationResult(r.uid, f"{self.answer} {r.messages[-1]['content']}", "stop"))
+        self.calls += [r.uid for r in requests]
+        super().generate(requests, on_result)
+
+
+def mock_config(**kw):
+    return GenerationConfig(model="m", backend="mock", **kw)
 
 
 # -- 7: one process per folder ---------------------------------------------------------------
@@ -92,12 +90,12 @@ def test_second_process_is_refused_at_once_and_sigkill_frees_the_folder(tmp_path
 def test_edited_prompt_is_regenerated_and_said_so(tmp_path):
     rows = _rows(tmp_path / "rows.jsonl", ["पहला प्रश्न", "दूसरा प्रश्न", "तीसरा प्रश्न"])
     backend = ScriptedBackend()
-    first = run(GenerationConfig(model="m", backend="openai"), tmp_path / "run", DataOptions(source=rows),
+    first = run(mock_config(), tmp_path / "run", DataOptions(source=rows),
                 backend=backend)
     assert first.generated == 3
     _rows(tmp_path / "rows.jsonl", ["पहला प्रश्न", "बदला हुआ प्रश्न", "तीसरा प्रश्न"])
     backend.calls.clear()
-    again = run(GenerationConfig(model="m", backend="openai"), tmp_path / "run", DataOptions(source=rows),
+    again = run(mock_config(), tmp_path / "run", DataOptions(source=rows),
                 backend=backend)
     assert backend.calls == ["hi/trans/1"] and again.generated == 1 and again.resumed == 2
     assert any("1 items changed since they were generated" in n for n in again.notes)
@@ -110,7 +108,7 @@ def test_edited_prompt_is_regenerated_and_said_so(tmp_path):
 def test_changed_instructions_alone_make_the_answer_stale(tmp_path):
     rows = _rows(tmp_path / "rows.jsonl", ["एक"])
     backend = ScriptedBackend()
-    run(GenerationConfig(model="m", backend="openai"), tmp_path / "run", DataOptions(source=rows), backend=backend)
+    run(mock_config(), tmp_path / "run", DataOptions(source=rows), backend=backend)
     record = GOOD | {"key": 0, "prompt": "एक", "instruction_id_list": ["length_constraints:number_words"],
                      "kwargs": [{"num_words": 1, "relation": "at least"}]}
     (tmp_path / "rows.jsonl").write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -118,7 +116,7 @@ def test_changed_instructions_alone_make_the_answer_stale(tmp_path):
     result = score_folder(tmp_path / "run")
     assert result.summary["run"]["stale"] == 1 and result.scores[0].response_missing  # never the old answer
     backend.calls.clear()
-    run(GenerationConfig(model="m", backend="openai"), tmp_path / "run", DataOptions(source=rows), backend=backend)
+    run(mock_config(), tmp_path / "run", DataOptions(source=rows), backend=backend)
     assert backend.calls == ["hi/trans/0"]
 
 
@@ -140,7 +138,9 @@ def _cli_options(argv):
 ])
 def test_output_affecting_settings_are_refused(tmp_path, capsys, backend, first, second, field):
     base = ["--backend", backend, "--model", "m", "--data", "sample", "--languages", "hi", "--limit", "2",
-            "--out", str(tmp_path / "run"), "--base-url", "http://127.0.0.1:9/v1", "--quiet"]
+            "--out", str(tmp_path / "run"), "--quiet"]
+    if backend == "openai":
+        base += ["--base-url", "http://127.0.0.1:9/v1"]
     ns_first = _cli_options(base + first)
     gen_kwargs = parse_gen_kwargs(dict(zip(first[::2], first[1::2])).get("--gen-kwargs"))
     chars = int(dict(zip(first[::2], first[1::2])).get("--max-answer-chars", 1_000_000))
@@ -271,29 +271,28 @@ def test_failed_start_leaves_no_folder_that_refuses_another_run(tmp_path, capsys
 def test_nothing_generated_yet_is_not_a_mismatch(tmp_path):
     rows = _rows(tmp_path / "rows.jsonl", ["एक"])
 
-    class Broken(ScriptedBackend):
+    class Broken(MockBackend):
         def generate(self, requests, on_result):
             raise BackendError("no GPU")
 
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "note.txt").write_text("mine")
     with pytest.raises(OutputError, match="not made by"):
-        run(GenerationConfig(model="a", backend="openai"), tmp_path / "run", DataOptions(source=rows), backend=Broken())
+        run(mock_config(), tmp_path / "run", DataOptions(source=rows), backend=Broken("m"))
     with pytest.raises(BackendError, match="no GPU"):
-        run(GenerationConfig(model="a", backend="openai"), tmp_path / "run2", DataOptions(source=rows),
-            backend=Broken())
-    out = run(GenerationConfig(model="b", backend="openai"), tmp_path / "run2", DataOptions(source=rows),
+        run(mock_config(), tmp_path / "run2", DataOptions(source=rows), backend=Broken("m"))
+    out = run(GenerationConfig(model="b", backend="mock"), tmp_path / "run2", DataOptions(source=rows),
               backend=ScriptedBackend())
     assert out.generated == 1
     with pytest.raises(RunMismatch):
-        run(GenerationConfig(model="c", backend="openai"), tmp_path / "run2", DataOptions(source=rows),
+        run(GenerationConfig(model="c", backend="mock"), tmp_path / "run2", DataOptions(source=rows),
             backend=ScriptedBackend())
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX only")
 def test_torn_generations_line_with_a_surrogate_escape_resumes(tmp_path):
     rows = _rows(tmp_path / "rows.jsonl", ["एक", "दो"])
-    run(GenerationConfig(model="m", backend="openai"), tmp_path / "run", DataOptions(source=rows),
+    run(mock_config(), tmp_path / "run", DataOptions(source=rows),
         backend=ScriptedBackend("\ud800"))
     text = (tmp_path / "run" / "generations.jsonl").read_text(encoding="utf-8")
     assert "\ufffd" in text

@@ -1,6 +1,7 @@
 """The vLLM backend without vLLM: what it passes to the engine, how it reads the outputs, and
-(with a fake ``vllm`` module) that all requests go to one ``chat`` call, data parallelism
-included. The real engine is exercised by benchmarks/gpu_smoke_vllm.sh on a GPU machine."""
+(with a fake ``vllm`` module) that all requests go to one ``chat`` call per chat-template
+switch, each with its own sampling parameters, data parallelism included. The real engine is
+exercised by benchmarks/gpu_smoke_vllm.sh on a GPU machine."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from types import SimpleNamespace as NS
 import pytest
 
 from indicifeval.cli import main
+from indicifeval.core.errors import InputError
 from indicifeval.runs.backends import BackendError, MissingDependency, create_backend
+from indicifeval.runs.backends.options import VLLMOptions
 from indicifeval.runs.backends.vllm_offline import (
     VLLMBackend,
     chat_call_kwargs,
@@ -24,16 +27,24 @@ from indicifeval.runs.backends.vllm_offline import (
     sampling_kwargs,
     split_for_data_parallel,
 )
-from indicifeval.runs.requests import GenerationConfig, GenerationRequest, text_hash
+from indicifeval.runs.requests import GenerationConfig, GenerationRequest, SamplingSettings, text_hash
+
+MODEL = "org/model"
 
 
 def cfg(**kw):
-    base = {"model": "org/model", "backend": "vllm", "max_tokens": 64, "seed": 7}
+    base = {"model": MODEL, "backend": "vllm", "max_tokens": 64, "seed": 7}
     return GenerationConfig(**(base | kw))
 
 
-def requests(n, language="hi"):
-    return [GenerationRequest(f"{language}/trans/{i}", [{"role": "user", "content": f"prompt {i}"}]) for i in range(n)]
+def vb(model=MODEL, **options):
+    return VLLMBackend(model, VLLMOptions(**options))
+
+
+def requests(n, language="hi", settings=None):
+    settings = settings or cfg().sampling
+    return [GenerationRequest(f"{language}/trans/{i}", [{"role": "user", "content": f"prompt {i}"}], settings)
+            for i in range(n)]
 
 
 def request_output(text, finish="stop", token_ids=(5, 6, 7), prompt_ids=(1, 2), metrics=None):
@@ -44,17 +55,17 @@ def request_output(text, finish="stop", token_ids=(5, 6, 7), prompt_ids=(1, 2), 
 
 # -- kwargs ---------------------------------------------------------------------------------------
 def test_engine_kwargs_defaults_omit_none():
-    kw = engine_kwargs(cfg())
-    assert kw == {"model": "org/model", "tokenizer": "org/model", "seed": 7, "dtype": "auto",
+    kw = engine_kwargs(MODEL, VLLMOptions())
+    assert kw == {"model": "org/model", "tokenizer": "org/model", "seed": 0, "dtype": "auto",
                   "tensor_parallel_size": 1, "pipeline_parallel_size": 1, "gpu_memory_utilization": 0.9,
                   "trust_remote_code": False}
     assert "max_model_len" not in kw and "distributed_executor_backend" not in kw
 
 
 def test_engine_kwargs_parallel_and_ray():
-    kw = engine_kwargs(cfg(), tensor_parallel_size=4, pipeline_parallel_size=2, data_parallel_size=3,
-                       distributed_executor_backend="ray", dtype="bfloat16", max_model_len=4096,
-                       gpu_memory_utilization=0.8, trust_remote_code=True)
+    kw = engine_kwargs(MODEL, VLLMOptions(tensor_parallel_size=4, pipeline_parallel_size=2, data_parallel_size=3,
+                                          distributed_executor_backend="ray", dtype="bfloat16", max_model_len=4096,
+                                          gpu_memory_utilization=0.8, trust_remote_code=True))
     assert kw["tensor_parallel_size"] == 4 and kw["pipeline_parallel_size"] == 2
     assert kw["distributed_executor_backend"] == "ray" and kw["dtype"] == "bfloat16"
     assert kw["max_model_len"] == 4096 and kw["gpu_memory_utilization"] == 0.8 and kw["trust_remote_code"] is True
@@ -70,17 +81,18 @@ def test_engine_kwargs_match_the_cli_options():
     args = parser.parse_args(["run", "--backend", "vllm", "--model", "m", "--out", "o", "--tensor-parallel", "2",
                               "--pipeline-parallel", "2", "--distributed-backend", "ray", "--max-model-len", "8192"])
     options = backend_options(args)
-    kw = engine_kwargs(cfg(), **options)  # every CLI option is accepted
+    kw = engine_kwargs(MODEL, options)  # every CLI option is accepted
     assert kw["tensor_parallel_size"] == 2 and kw["pipeline_parallel_size"] == 2
     assert kw["distributed_executor_backend"] == "ray" and kw["max_model_len"] == 8192
-    backend = create_backend("vllm", cfg(), **options)
+    backend = create_backend("vllm", MODEL, options)
     assert backend.describe()["tensor_parallel_size"] == 2
 
 
 def test_sampling_kwargs():
-    assert sampling_kwargs(cfg()) == {"temperature": 0.0, "top_p": 1.0, "max_tokens": 64, "seed": 7, "n": 1}
-    assert sampling_kwargs(cfg(temperature=0.6, top_p=0.95, max_tokens=1280)) == {
+    assert sampling_kwargs(cfg().sampling) == {"temperature": 0.0, "top_p": 1.0, "max_tokens": 64, "seed": 7, "n": 1}
+    assert sampling_kwargs(cfg(temperature=0.6, top_p=0.95, max_tokens=1280).sampling) == {
         "temperature": 0.6, "top_p": 0.95, "max_tokens": 1280, "seed": 7, "n": 1}
+    assert sampling_kwargs(SamplingSettings(gen_kwargs={"top_k": 20}))["top_k"] == 20
 
 
 @pytest.mark.parametrize("thinking, expected", [
@@ -89,7 +101,7 @@ def test_sampling_kwargs():
     (False, {"chat_template_kwargs": {"enable_thinking": False}}),
 ])
 def test_chat_call_kwargs(thinking, expected):
-    assert chat_call_kwargs(cfg(thinking=thinking)) == expected
+    assert chat_call_kwargs(cfg(thinking=thinking).sampling) == expected
 
 
 # -- outputs ---------------------------------------------------------------------------------------
@@ -140,16 +152,16 @@ def test_device_slices():
 
 
 def test_bad_settings_are_refused():
-    with pytest.raises(BackendError, match="tensor parallel"):
-        VLLMBackend(cfg(), tensor_parallel_size=0)
+    with pytest.raises(InputError, match="tensor parallel"):
+        vb(tensor_parallel_size=0)
     with pytest.raises(BackendError, match="ray"):
-        VLLMBackend(cfg(), data_parallel_size=2, distributed_executor_backend="ray")
+        vb(data_parallel_size=2, distributed_executor_backend="ray")
 
 
 # -- describe ----------------------------------------------------------------------------------------
 def test_describe_reads_the_local_template(tmp_path):
     (tmp_path / "tokenizer_config.json").write_text(json.dumps({"chat_template": "{{ messages }}"}))
-    described = VLLMBackend(cfg(model=str(tmp_path)), tensor_parallel_size=2, data_parallel_size=2).describe()
+    described = vb(str(tmp_path), tensor_parallel_size=2, data_parallel_size=2).describe()
     assert described == {"name": "vllm", "tensor_parallel_size": 2, "pipeline_parallel_size": 1,
                          "data_parallel_size": 2, "distributed_executor_backend": None, "dtype": "auto",
                          "max_model_len": None, "chat_template_hash": text_hash("{{ messages }}")}
@@ -164,16 +176,16 @@ def test_local_template_variants(tmp_path):
     (tmp_path / "tokenizer_config.json").write_text("{broken")
     assert local_chat_template(str(tmp_path)) is None
     assert local_chat_template(str(tmp_path / "absent")) is None  # not a folder, not in the cache
-    assert VLLMBackend(cfg(model="no-such-org/no-such-model-xyz")).describe()["chat_template_hash"] is None
+    assert vb("no-such-org/no-such-model-xyz").describe()["chat_template_hash"] is None
 
 
 # -- generate ------------------------------------------------------------------------------------------
 def test_generate_without_vllm_is_a_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "vllm", None)  # import vllm now raises ImportError
-    backend = create_backend("vllm", cfg())
+    backend = create_backend("vllm", MODEL)
     with pytest.raises(MissingDependency, match=r"vllm backend needs vllm: pip install 'indicifeval\[vllm\]'"):
         backend.generate(requests(2), lambda r: None)
-    dp = create_backend("vllm", cfg(), data_parallel_size=2)
+    dp = create_backend("vllm", MODEL, {"data_parallel_size": 2})
     with pytest.raises(MissingDependency):
         dp.generate(requests(2), lambda r: None)
 
@@ -196,8 +208,9 @@ class FakeLLM:
 
     def chat(self, messages, sampling_params, use_tqdm=True, **kwargs):
         self.calls.append({"messages": messages, "params": sampling_params, "use_tqdm": use_tqdm, "kwargs": kwargs})
-        finish = "length" if sampling_params.kwargs["max_tokens"] <= 4 else "stop"
-        return [request_output(f"answer to {m[-1]['content']}", finish) for m in messages]
+        assert len(sampling_params) == len(messages)  # one per request
+        return [request_output(f"answer to {m[-1]['content']}", "length" if p.kwargs["max_tokens"] <= 4 else "stop")
+                for m, p in zip(messages, sampling_params)]
 
 
 class FakeSamplingParams:
@@ -216,33 +229,50 @@ def fake_vllm(monkeypatch):
 
 def test_generate_makes_one_chat_call_for_everything(fake_vllm):
     config = cfg(thinking=False, max_tokens=4, system_prompt="sys")
-    items = [GenerationRequest(f"{lang}/{subset}/{i}", config.messages(f"{lang}-{subset}-{i}"))
+    items = [config.request(f"{lang}/{subset}/{i}", f"{lang}-{subset}-{i}")
              for lang in ("hi", "ta", "en") for subset in ("trans", "ground") for i in range(3)]
     got = []
-    VLLMBackend(config, tensor_parallel_size=2, max_model_len=2048).generate(items, got.append)
+    vb(tensor_parallel_size=2, max_model_len=2048).generate(items, got.append)
 
     assert len(fake_vllm.instances) == 1
     llm = fake_vllm.instances[0]
-    assert llm.kwargs == engine_kwargs(config, tensor_parallel_size=2, max_model_len=2048)
+    assert llm.kwargs == engine_kwargs(MODEL, VLLMOptions(tensor_parallel_size=2, max_model_len=2048))
     assert len(llm.calls) == 1
     call = llm.calls[0]
     assert call["messages"] == [r.messages for r in items]
     assert call["messages"][0][0] == {"role": "system", "content": "sys"}
     assert call["kwargs"] == {"chat_template_kwargs": {"enable_thinking": False}}
     assert call["use_tqdm"] is True
-    assert call["params"].kwargs == sampling_kwargs(config)
+    assert [p.kwargs for p in call["params"]] == [sampling_kwargs(config.sampling)] * len(items)
     assert [r.uid for r in got] == [r.uid for r in items]
     assert got[4].output == f"answer to {items[4].messages[-1]['content']}"
     assert all(r.finish_reason == "length" for r in got)
 
 
 def test_generate_default_thinking_sends_no_template_kwargs(fake_vllm):
-    VLLMBackend(cfg()).generate(requests(3), lambda r: None)
+    vb().generate(requests(3), lambda r: None)
     assert fake_vllm.instances[0].calls[0]["kwargs"] == {}
 
 
+def test_per_request_settings_one_engine(fake_vllm):
+    """Translate, then judge, with one loaded model: each request keeps its own settings, and
+    requests that switch thinking differently go to separate chat calls of the same engine."""
+    short = SamplingSettings(max_tokens=4, seed=1)
+    thinking = SamplingSettings(max_tokens=100, temperature=0.7, seed=2, thinking=True)
+    items = requests(2, "hi", short) + requests(2, "ta", thinking) + requests(1, "bn", short)
+    got = []
+    vb().generate(items, got.append)
+    assert len(fake_vllm.instances) == 1
+    calls = fake_vllm.instances[0].calls
+    assert [c["kwargs"] for c in calls] == [{}, {"chat_template_kwargs": {"enable_thinking": True}}]
+    assert [p.kwargs["max_tokens"] for p in calls[0]["params"]] == [4, 4, 4]
+    assert [p.kwargs["temperature"] for p in calls[1]["params"]] == [0.7, 0.7]
+    assert sorted(r.uid for r in got) == sorted(r.uid for r in items)
+    assert {r.uid: r.finish_reason for r in got}["ta/trans/0"] == "stop"
+
+
 def test_generate_nothing_starts_no_engine(fake_vllm):
-    VLLMBackend(cfg()).generate([], lambda r: None)
+    vb().generate([], lambda r: None)
     assert fake_vllm.instances == []
 
 
@@ -252,7 +282,7 @@ def test_engine_failure_is_a_backend_error(monkeypatch, fake_vllm):
 
     monkeypatch.setattr(FakeLLM, "__init__", broken)
     with pytest.raises(BackendError, match="vLLM failed: RuntimeError: CUDA out of memory"):
-        VLLMBackend(cfg()).generate(requests(1), lambda r: None)
+        vb().generate(requests(1), lambda r: None)
 
 
 def test_cli_run_with_fake_vllm(fake_vllm, tmp_path):
@@ -307,7 +337,8 @@ def fake_vllm_package(tmp_path, monkeypatch):
 def test_data_parallel_processes_get_their_gpus_and_share(fake_vllm_package):
     items = requests(7)
     got = []
-    VLLMBackend(cfg(thinking=True), tensor_parallel_size=2, data_parallel_size=2).generate(items, got.append)
+    items = requests(7, settings=cfg(thinking=True).sampling)
+    vb(tensor_parallel_size=2, data_parallel_size=2).generate(items, got.append)
     assert sorted(r.uid for r in got) == sorted(r.uid for r in items)
     by_prompt = {r.output.split("|")[-1]: r.output.split("|") for r in got}
     assert {by_prompt[f"prompt {i}"][0] for i in range(4)} == {"0,1"}  # first, larger share
@@ -319,7 +350,7 @@ def test_data_parallel_processes_get_their_gpus_and_share(fake_vllm_package):
 def test_data_parallel_failure_keeps_the_other_replicas_results(fake_vllm_package, monkeypatch):
     monkeypatch.setenv("FAKE_VLLM_FAIL_ON", "1")
     got = []
-    backend = VLLMBackend(cfg(), data_parallel_size=3)
+    backend = vb(data_parallel_size=3)
     with pytest.raises(BackendError, match=r"1 of 3 data-parallel engine\(s\) failed.*GPUs 1.*engine failed on 1"):
         backend.generate(requests(6), got.append)
     assert sorted(r.uid for r in got) == ["hi/trans/0", "hi/trans/1", "hi/trans/4", "hi/trans/5"]
@@ -327,4 +358,4 @@ def test_data_parallel_failure_keeps_the_other_replicas_results(fake_vllm_packag
 
 def test_data_parallel_needs_enough_gpus(fake_vllm_package):
     with pytest.raises(BackendError, match="needs 6 GPUs; 5 visible"):
-        VLLMBackend(cfg(), tensor_parallel_size=3, data_parallel_size=2).generate(requests(2), lambda r: None)
+        vb(tensor_parallel_size=3, data_parallel_size=2).generate(requests(2), lambda r: None)

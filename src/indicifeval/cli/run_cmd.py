@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 
 
+from typing import Any
+
 from indicifeval.checkers import ScoringMode
 from indicifeval.cli.common import add_parser, split_list
-from indicifeval.runs.backends import BACKENDS
+from indicifeval.core.errors import InputError
+from indicifeval.runs.backends.options import OPTIONS, BackendOptions, OptionSpec
 from indicifeval.runs.requests import DEFAULT_MAX_TOKENS
 
 DEFAULT_MAX_ANSWER_CHARS = 1_000_000  # runs.runner's; not imported here to keep --help fast
@@ -17,11 +20,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_parser(
         sub, "run",
         help="run a model on the benchmark and score it (resumable)",
-        description="Generate answers with a model (vLLM, transformers or an OpenAI-compatible server), "
+        description="Generate answers with a model (vLLM, transformers, an OpenAI-compatible server, or mock), "
         "write them to a run folder as they complete, then score them. Run the same command again to resume.",
     )
-    p.add_argument("--model", required=True, help="model name (server) or path / hub id (hf, vllm)")
-    p.add_argument("--backend", required=True, choices=BACKENDS, help="where the model runs")
+    p.add_argument("--model", required=True, help="model name (server) or path / hub id (hf, vllm); any label (mock)")
+    p.add_argument("--backend", required=True, choices=list(OPTIONS), help="where the model runs (mock: in-process "
+                   "answers for tests and demos)")
     p.add_argument("--out", required=True, help="run folder (created, or resumed if it exists)")
     p.add_argument("--overwrite", action="store_true", help="use a non-empty --out that `run` did not make")
     data = p.add_argument_group("data")
@@ -44,45 +48,62 @@ def register(sub: argparse._SubParsersAction) -> None:
                      "are, e.g. top_k=20,presence_penalty=0.5 (recorded; part of the run's identity)")
     gen.add_argument("--max-answer-chars", type=int, default=DEFAULT_MAX_ANSWER_CHARS,
                      help="answers longer than this are cut before they are stored (the cut is recorded)")
-    be = p.add_argument_group("backend")
-    be.add_argument("--base-url", help="openai: server URL, e.g. http://127.0.0.1:8000/v1")
-    be.add_argument("--api-key-env", default="OPENAI_API_KEY", help="openai: environment variable holding the key")
-    be.add_argument("--concurrency", type=int, default=16, help="openai: requests in flight")
-    be.add_argument("--timeout", type=float, default=600.0, help="openai: seconds per request")
-    be.add_argument("--max-retries", type=int, default=8, help="openai: retries per request")
-    be.add_argument("--batch-size", type=int, default=8, help="hf: prompts per generate() call")
-    be.add_argument("--device", default="auto", help="hf: auto, cpu, cuda, cuda:1 ...")
-    be.add_argument("--dtype", default="auto", help="hf/vllm: auto, bfloat16, float16, float32")
-    be.add_argument("--trust-remote-code", action="store_true", help="hf/vllm: run the model repository's own code")
-    be.add_argument("--tensor-parallel", type=int, default=1, help="vllm: GPUs per model replica")
-    be.add_argument("--pipeline-parallel", type=int, default=1, help="vllm: pipeline stages (multi-node with ray)")
-    be.add_argument("--data-parallel", type=int, default=1, help="vllm: model replicas, each on its own GPUs")
-    be.add_argument("--distributed-backend", choices=["mp", "ray"], help="vllm: 'ray' for multi-node (default: vLLM's)")
-    be.add_argument("--max-model-len", type=int, help="vllm: context length (default: the model's)")
-    be.add_argument("--gpu-memory-utilization", type=float, default=0.9, help="vllm: share of GPU memory to use")
+    add_backend_flags(p.add_argument_group("backend (each flag applies to the backends it names)"))
     p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed",
                    help="fixed: corrected semantics; paper: the authors' published scorer")
     p.add_argument("--quiet", action="store_true", help="no table, no progress bar")
     p.set_defaults(handler=run)
 
 
-def backend_options(args: argparse.Namespace) -> dict:
-    from indicifeval.core.errors import InputError
-    from indicifeval.core.secrets import check_env_name
+def _flags() -> dict[str, list[tuple[str, OptionSpec]]]:
+    """flag -> [(backend, spec)]: one flag can serve several backends (--dtype: hf, vllm)."""
+    flags: dict[str, list[tuple[str, OptionSpec]]] = {}
+    for backend, cls in OPTIONS.items():
+        for spec in cls.specs():
+            if spec.flag:
+                flags.setdefault(spec.flag, []).append((backend, spec))
+    return flags
 
-    if args.backend == "openai":
-        if not args.base_url:
-            raise InputError("--backend openai needs --base-url")
-        check_env_name(args.api_key_env)
-        return {"base_url": args.base_url, "concurrency": args.concurrency, "timeout_s": args.timeout,
-                "max_retries": args.max_retries, "api_key_env": args.api_key_env}
-    if args.backend == "hf":
-        return {"device": args.device, "dtype": args.dtype, "batch_size": args.batch_size,
-                "trust_remote_code": args.trust_remote_code}
-    return {"tensor_parallel_size": args.tensor_parallel, "pipeline_parallel_size": args.pipeline_parallel,
-            "data_parallel_size": args.data_parallel, "distributed_executor_backend": args.distributed_backend,
-            "dtype": args.dtype, "max_model_len": args.max_model_len,
-            "gpu_memory_utilization": args.gpu_memory_utilization, "trust_remote_code": args.trust_remote_code}
+
+def _dest(flag: str) -> str:
+    return "opt_" + flag.lstrip("-").replace("-", "_")
+
+
+def add_backend_flags(group: argparse._ArgumentGroup) -> None:
+    """The backends' options as flags, from their declarations (runs/backends/options.py).
+    Unset flags stay None, so a flag given for another backend can be refused."""
+    for flag, users in _flags().items():
+        spec = users[0][1]
+        names = ", ".join(b for b, _ in users)
+        shown = "" if spec.default in (None, False) else f" (default: {spec.default})"
+        affects = "; part of the run's identity" if spec.affects_output else ""
+        kwargs: dict[str, Any] = {"dest": _dest(flag), "default": None,
+                                  "help": f"{names}: {spec.help}{shown}{affects}"}
+        if spec.type is bool:
+            kwargs["action"] = "store_true"
+        else:
+            kwargs["type"] = spec.type
+            kwargs["metavar"] = flag.lstrip("-").replace("-", "_").upper()
+            if spec.choices:
+                kwargs["choices"] = spec.choices
+                del kwargs["metavar"]
+        group.add_argument(flag, **kwargs)
+
+
+def backend_options(args: argparse.Namespace) -> BackendOptions:
+    """The chosen backend's options from the flags; a flag of another backend is an error."""
+    chosen = OPTIONS[args.backend]
+    values = {}
+    for flag, users in _flags().items():
+        value = getattr(args, _dest(flag), None)
+        mine = [spec for backend, spec in users if backend == args.backend]
+        if mine:
+            if value is not None:
+                values[mine[0].name] = value
+        elif value is not None:
+            raise InputError(f"{flag} is an option of the {' and '.join(b for b, _ in users)} backend only, not of "
+                             f"{args.backend}")
+    return chosen.from_mapping(values)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,9 +10,13 @@ from indicifeval.dataset.benchmark import (
     parse_subsets,
     select,
 )
-from indicifeval.dataset.responses import Responses, load_responses
-from indicifeval.dataset.rows import SAMPLE, Row, key_id, load_rows, parse_row, sample_path
+from indicifeval.dataset.readers import read_records
+from indicifeval.dataset.responses import Responses, load_responses, sample_answers
+from indicifeval.dataset.rows import SAMPLE, load_rows, parse_row, sample_path
+from indicifeval.dataset.writers import hub_record, write_hub_layout, write_rows_jsonl
+from indicifeval.records import Row, RowId
 
 __all__ = ["HUB", "PAPER_TRANS_TAGS", "SAMPLE", "Dataset", "InputError", "Responses", "Row", "Source",
-           "key_id", "load_dataset", "load_responses", "load_rows", "parse_languages", "parse_row", "parse_subsets",
-           "sample_path", "select"]
+           "RowId", "load_dataset", "load_responses", "load_rows", "parse_languages", "parse_row", "parse_subsets",
+           "hub_record", "read_records", "sample_answers", "sample_path", "select", "write_hub_layout",
+           "write_rows_jsonl"]

@@ -22,7 +22,8 @@ from typing import Any
 from indicifeval.core.errors import InputError, Source
 from indicifeval.dataset.readers import is_data_file, read_records
 from indicifeval.text.safety import sanitize_value
-from indicifeval.dataset.rows import SAMPLE, Row, check_key, found_fields, key_id, sample_path
+from indicifeval.dataset.rows import SAMPLE, check_key, found_fields, sample_path
+from indicifeval.records import Row, RowId
 
 _LM_EVAL_TASK = re.compile(r"indicifeval_(trans|ground)_([a-z]{2,3})")
 _MISSING = object()
@@ -33,15 +34,15 @@ class Responses:
     """Texts by (language, subset, key), by key alone, or by prompt; ``None`` is a response
     recorded as missing."""
 
-    by_uid: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
+    by_uid: dict[RowId, str | None] = field(default_factory=dict)
     by_key: dict[str, str | None] = field(default_factory=dict)
     by_prompt: dict[str, str | None] = field(default_factory=dict)
     sources: dict[tuple, Source] = field(default_factory=dict)
 
     def lookup(self, row: Row) -> str | None:
         """The row's response, or None when there is none (or it is recorded as missing)."""
-        k = key_id(row.key)
-        for table, name in ((self.by_uid, (row.language, row.subset, k)), (self.by_key, k), (self.by_prompt, row.prompt)):
+        k = str(row.key)
+        for table, name in ((self.by_uid, row.id), (self.by_key, k), (self.by_prompt, row.prompt)):
             value = table.get(name, _MISSING)  # type: ignore[call-overload]
             if value is not _MISSING:
                 return value  # type: ignore[return-value]
@@ -127,10 +128,10 @@ def load_responses(source: str | Path | Iterable[dict] | Mapping[Any, str], allo
             if doc is not None and task and not (language and subset):
                 subset, language = task.group(1), task.group(2)
             if language and subset:
-                out._put(out.by_uid, (str(language), str(subset), key_id(key)), text, src,
+                out._put(out.by_uid, RowId.of(language, subset, key), text, src,
                          f"{language}/{subset} key {key!r}", "key")
             else:
-                out._put(out.by_key, key_id(key), text, src, f"key {key!r}", "key",
+                out._put(out.by_key, str(key), text, src, f"key {key!r}", "key",
                          " (add 'language' and 'subset' where keys repeat across languages)")
             continue
         prompt = record.get("prompt", doc.get("prompt") if doc else None)
@@ -139,3 +140,17 @@ def load_responses(source: str | Path | Iterable[dict] | Mapping[Any, str], allo
             continue
         raise src.error(f"a response needs a 'key' (or IFEval's 'prompt'); {found_fields(record)}", "key")
     return out
+
+
+def sample_answers() -> dict[str, str]:
+    """prompt -> response for the bundled sample (each prompt's passing response): what the
+    loopback server and the mock backend answer with ``sample``."""
+    from indicifeval.dataset.rows import load_rows
+
+    responses = load_responses("sample")
+    answers: dict[str, str] = {}
+    for row in load_rows("sample"):
+        text = responses.lookup(row)
+        if text is not None and (row.prompt not in answers or str(row.key).endswith("-pass")):
+            answers[row.prompt] = text
+    return answers

@@ -6,11 +6,8 @@ that have none, and a row that says otherwise is an error, never relabelled."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,48 +16,13 @@ from indicifeval.checkers import REGISTRY, SUBSETS, KwargError, clean_kwargs
 from indicifeval.core.errors import InputError, Source
 from indicifeval.dataset.hub_layout import is_hub_layout, layout_files
 from indicifeval.dataset.readers import read_records
+from indicifeval.records import Row, RowId
 from indicifeval.text.safety import sanitize_value
 from indicifeval.languages import UnknownLanguageError, get_profile
 
 SAMPLE = "sample"
 REQUIRED = ("key", "prompt", "instruction_id_list", "kwargs")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
-
-
-@dataclass(frozen=True)
-class Row:
-    key: Any
-    prompt: str
-    instruction_id_list: tuple[str, ...]
-    kwargs: tuple[dict, ...]  # cleaned: nulls dropped, whole floats made int
-    language: str
-    subset: str
-    tags: tuple[str, ...] = ()
-    resp_lang: str | None = None
-    source: Source | None = field(default=None, compare=False)
-
-    @property
-    def uid(self) -> tuple[str, str, Any]:
-        return (self.language, self.subset, self.key)
-
-    def to_record(self) -> dict:
-        """The row as it was asked, so its scores can be re-read without the original data."""
-        return {"key": self.key, "language": self.language, "subset": self.subset, "prompt": self.prompt,
-                "instruction_id_list": list(self.instruction_id_list), "kwargs": [dict(k) for k in self.kwargs],
-                "tags": list(self.tags), "resp_lang": self.resp_lang}
-
-    @property
-    def content_hash(self) -> str:
-        """A fingerprint of what the row asks (prompt, instructions, kwargs): an answer made
-        for another content is not this row's answer."""
-        payload = json.dumps([self.prompt, list(self.instruction_id_list), [dict(k) for k in self.kwargs]],
-                             sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-
-
-def key_id(key: Any) -> str:
-    """A key as one string: 7 and "7" are the same key (files disagree on the type)."""
-    return str(key)
 
 
 def check_key(key: Any, source: Source, field_name: str = "key") -> Any:
@@ -195,9 +157,9 @@ def load_rows(
 
 def check_unique(rows: list[Row]) -> list[Row]:
     """``rows``, if no two share (language, subset, key); 7 and "7" count as one key."""
-    seen: dict[tuple[str, str, str], Row] = {}
+    seen: dict[RowId, Row] = {}
     for row in rows:
-        ident = (row.language, row.subset, key_id(row.key))
+        ident = row.id
         first = seen.get(ident)
         if first is not None:
             where = f"first at {first.source.file}, line {first.source.line}" if first.source else "seen before"

@@ -9,19 +9,15 @@ from pathlib import Path
 from indicifeval.checkers import ScoringMode
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import Row, load_rows
-from indicifeval.runs.requests import uid_of
+from indicifeval.records import Generation, RunManifest
 from indicifeval.runs.store import ROWS, RunStore, now_iso
 from indicifeval.scoring.api import ScoreResult, score_rows
 from indicifeval.scoring.summary import summarize
 
 
 def usable(generation: dict | None, row: Row) -> bool:
-    """A generation answers ``row`` if it did not fail and was made for the row's content
-    (generations written before content hashes were recorded are taken as they are)."""
-    if generation is None or generation.get("error"):
-        return False
-    made_for = generation.get("content_hash")
-    return made_for is None or made_for == row.content_hash
+    """A generation answers ``row`` if it did not fail and was made for the row's content."""
+    return generation is not None and Generation.from_json(generation).usable_for(row.content_hash)
 
 
 def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FIXED) -> ScoreResult:
@@ -35,7 +31,7 @@ def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FI
     pairs: list[tuple[Row, str | None]] = []
     missing = failed = stale = 0
     for row in rows:
-        g = generations.get(uid_of(row.language, row.subset, row.key))
+        g = generations.get(str(row.id))
         if usable(g, row):
             pairs.append((row, (g or {}).get("answer") or ""))
             continue
@@ -48,14 +44,14 @@ def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FI
             stale += 1
     scores = score_rows(pairs, mode)
     summary = summarize(scores, mode.value)
-    manifest = store.read_manifest() or {}
-    summary["run"] = _run_stats(rows, generations, manifest, failed, stale)
+    manifest = store.read_manifest()
+    summary["run"] = _run_stats(rows, generations, manifest.to_json() if manifest else {}, failed, stale)
     notes = []
     if missing:
         notes.append(f"{missing} items have no generation yet (scored as failing); run again to finish them")
     if failed:
-        reasons = Counter(str(generations[uid_of(r.language, r.subset, r.key)].get("error")) for r, t in pairs
-                          if t is None and (generations.get(uid_of(r.language, r.subset, r.key)) or {}).get("error"))
+        reasons = Counter(str(generations[str(r.id)].get("error")) for r, t in pairs
+                          if t is None and (generations.get(str(r.id)) or {}).get("error"))
         top = "; ".join(f"{n} × {why}" for why, n in reasons.most_common(3))
         notes.append(f"{failed} items failed (scored as failing; run again to retry them): {top}")
     if stale:
@@ -78,7 +74,7 @@ def _run_stats(rows: list[Row], generations: dict[str, dict], manifest: dict, fa
     generated: Counter[str] = Counter()
     unterminated = capped = 0
     usage: Counter[str] = Counter()
-    wanted = {uid_of(r.language, r.subset, r.key) for r in rows}
+    wanted = {str(r.id) for r in rows}
     for uid, g in generations.items():
         if uid not in wanted or g.get("error"):
             continue
@@ -114,10 +110,9 @@ def rescore(folder: str | Path, scoring: ScoringMode | str) -> tuple[ScoreResult
     with store.lock("score"):
         store.repair()
         result = score_folder(store.folder, scoring)
-        manifest = store.read_manifest() or {}
-        manifest.setdefault("scoring", result.scoring)
+        manifest = store.read_manifest() or RunManifest(generation={}, scoring=result.scoring)
         written = store.write_scores(result, manifest)
-        manifest["rescored_at"] = now_iso()
+        manifest.rescored_at = now_iso()
         store.write_manifest(manifest)
     return result, written
 

@@ -11,9 +11,35 @@ DEFAULT_MAX_TOKENS = 1280  # the paper's (and the authors' lm-eval YAMLs') gener
 
 
 @dataclass(frozen=True)
+class SamplingSettings:
+    """How one request is generated. Every request carries its own, so one loaded model can
+    translate, then judge, then answer with different settings in one process (as inspect's
+    ``generate(input, config)`` and lm-eval's per-request ``gen_kwargs``)."""
+
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int = 0
+    thinking: bool | None = None  # None: the model's default
+    # further settings passed to the backend as they are (``--gen-kwargs top_k=20``)
+    gen_kwargs: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    def key(self) -> str:
+        """A stable text of these settings: requests with equal keys can be batched together."""
+        return stable_json(self.to_json())
+
+    @property
+    def chat_template_kwargs(self) -> dict:
+        return {} if self.thinking is None else {"enable_thinking": self.thinking}
+
+
+@dataclass(frozen=True)
 class GenerationConfig:
-    """Everything that changes what a model generates. A run folder refuses to resume with a
-    different one."""
+    """A benchmark run's model and settings: everything that changes what it generates. A
+    run folder refuses to resume with a different one."""
 
     model: str
     backend: str
@@ -29,20 +55,29 @@ class GenerationConfig:
     def to_json(self) -> dict:
         return asdict(self)
 
+    @property
+    def sampling(self) -> SamplingSettings:
+        return SamplingSettings(self.max_tokens, self.temperature, self.top_p, self.seed, self.thinking,
+                                dict(self.gen_kwargs))
+
     def messages(self, prompt: str) -> list[dict]:
         """One user turn, after an optional system prompt."""
         msgs = [{"role": "system", "content": self.system_prompt}] if self.system_prompt else []
         return msgs + [{"role": "user", "content": prompt}]
 
+    def request(self, uid: str, prompt: str) -> GenerationRequest:
+        return GenerationRequest(uid, self.messages(prompt), self.sampling)
+
     @property
     def chat_template_kwargs(self) -> dict:
-        return {} if self.thinking is None else {"enable_thinking": self.thinking}
+        return self.sampling.chat_template_kwargs
 
 
 @dataclass(frozen=True)
 class GenerationRequest:
-    uid: str  # "language/subset/key"
+    uid: str  # the item's identity, e.g. a RowId's text "hi/trans/7"
     messages: list[dict] = field(hash=False)
+    settings: SamplingSettings = field(default_factory=SamplingSettings, hash=False)
 
 
 @dataclass
@@ -108,10 +143,6 @@ def _typed(raw: str) -> Any:
         except ValueError:
             pass
     return raw
-
-
-def uid_of(language: str, subset: str, key: Any) -> str:
-    return f"{language}/{subset}/{key}"
 
 
 def text_hash(text: str | None) -> str | None:

@@ -5,32 +5,27 @@
 which under ``scored``.
 
 One process at a time: ``lock()`` takes an OS-level lock that dies with its holder.
-Crash safety: every generation is one line, written and flushed as it arrives. A process
-killed mid-write leaves at most one torn last line, which the next open detects and drops.
-Every other file is replaced atomically."""
+``generations.jsonl`` is a ``core.log.JsonlLog`` (crash-safe appends, torn-line repair);
+every other file is replaced atomically."""
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from indicifeval.core.errors import InputError
-from indicifeval.core.files import StagedFiles, describe_os_error, write_text
+from indicifeval.core.files import StagedFiles
 from indicifeval.core.folders import MANIFEST, read_manifest, write_manifest
-from indicifeval.core.jsonl import read_jsonl
 from indicifeval.core.lock import FolderLock
-from indicifeval.dataset import Row
+from indicifeval.core.log import JsonlLog
+from indicifeval.dataset import Row, write_rows_jsonl
+from indicifeval.records import RunManifest
 
 ROWS = "rows.jsonl"
 GENERATIONS = "generations.jsonl"
-FORMAT_VERSION = 2
 # Manifest fields that change what is generated; a run only resumes if all of them agree.
-IDENTITY_FIELDS = ("generation", "data", "backend_settings")
-_FSYNC_EVERY_S = 2.0
 
 
 class RunMismatch(InputError):
@@ -60,8 +55,7 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
 class RunStore:
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
-        self._fh: Any = None
-        self._last_sync = 0.0
+        self.log = JsonlLog(self.folder / GENERATIONS)
 
     def lock(self, purpose: str = "run") -> FolderLock:
         return FolderLock(self.folder, purpose)
@@ -71,13 +65,14 @@ class RunStore:
     def manifest_path(self) -> Path:
         return self.folder / MANIFEST
 
-    def read_manifest(self) -> dict | None:
-        return read_manifest(self.folder)
+    def read_manifest(self) -> RunManifest | None:
+        data = read_manifest(self.folder)
+        return None if data is None else RunManifest.from_json(data)
 
-    def write_manifest(self, manifest: dict) -> None:
-        write_manifest(self.folder, manifest)
+    def write_manifest(self, manifest: RunManifest) -> None:
+        write_manifest(self.folder, manifest.to_json())
 
-    def check_resumable(self, manifest: dict) -> dict | None:
+    def check_resumable(self, manifest: RunManifest) -> RunManifest | None:
         """The folder's manifest if it matches ``manifest`` on everything that changes what is
         generated; raises RunMismatch listing the differences otherwise. None for a folder
         with nothing generated yet, which any run may take over."""
@@ -87,9 +82,7 @@ class RunStore:
                               "use another --out", str(self.folder))
         if old is None or not self.has_generations():
             return None
-        differences = []
-        for name in IDENTITY_FIELDS:
-            differences += _diff(old.get(name), manifest.get(name), name)
+        differences = _diff(old.identity(), manifest.identity())
         if differences:
             raise RunMismatch(
                 "this folder holds a run with different settings; use another --out or the same settings:\n  "
@@ -100,8 +93,7 @@ class RunStore:
 
     # -- rows -------------------------------------------------------------------------------
     def write_rows(self, rows: list[Row]) -> None:
-        text = "".join(json.dumps(row.to_record(), ensure_ascii=False) + "\n" for row in rows)
-        write_text(self.folder / ROWS, text)
+        write_rows_jsonl(self.folder / ROWS, rows)
 
     # -- generations ------------------------------------------------------------------------
     @property
@@ -109,110 +101,36 @@ class RunStore:
         return self.folder / GENERATIONS
 
     def has_generations(self) -> bool:
-        path = self.generations_path
-        return path.is_file() and path.stat().st_size > 0
+        return self.log.exists()
 
     def repair(self) -> int:
-        """Drop a torn last line left by a killed process; returns the bytes dropped."""
-        path = self.generations_path
-        if not path.exists():
-            return 0
-        with path.open("rb+") as fh:
-            data = fh.read()
-            if not data or data.endswith(b"\n"):
-                cut = len(data)
-            else:
-                cut = data.rfind(b"\n") + 1
-            # a complete-looking last line that is not JSON is torn too (killed between bytes)
-            last_start = data.rfind(b"\n", 0, max(cut - 1, 0)) + 1
-            if cut > last_start:
-                try:
-                    json.loads(data[last_start:cut])
-                except ValueError:
-                    cut = last_start
-            if cut < len(data):
-                fh.truncate(cut)
-            return len(data) - cut
+        return self.log.repair()
 
     def read_generations(self) -> Iterator[dict]:
-        """Every generation line, in order. A torn last line (a writer killed, or still
-        writing) is left out; a broken line before it is an error."""
-        path = self.generations_path
-        if not path.exists():
-            return
-        try:
-            for _, record in read_jsonl(path):
-                yield record
-        except InputError as exc:
-            with path.open("rb") as fh:
-                data = fh.read()
-            last = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-            if exc.line is None or exc.line < last:
-                raise
+        return self.log.read()
 
     def latest_generations(self) -> dict[str, dict]:
         """uid -> the last generation recorded for it (a retry or regeneration supersedes)."""
-        return {g["uid"]: g for g in self.read_generations() if isinstance(g.get("uid"), str)}
+        return self.log.latest("uid")
 
     def open_for_append(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        self._fh = self.generations_path.open("a", encoding="utf-8")
+        self.log.open()
 
     def append(self, record: dict) -> None:
-        assert self._fh is not None, "open_for_append first"
-        try:
-            self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
-            self._fh.flush()  # in the OS after every line: a killed process loses nothing written
-            now = time.monotonic()
-            if now - self._last_sync > _FSYNC_EVERY_S:  # on disk every few seconds: power loss too
-                os.fsync(self._fh.fileno())
-                self._last_sync = now
-        except OSError as exc:
-            raise describe_os_error(exc, self.generations_path) from None
+        self.log.append(record)
 
     def close(self) -> None:
-        if self._fh is not None:
-            try:
-                self._fh.flush()
-                os.fsync(self._fh.fileno())
-            except OSError:
-                pass  # what was flushed before is in the file; the next open repairs a torn end
-            finally:
-                self._fh.close()
-                self._fh = None
+        self.log.close()
 
     # -- scores -----------------------------------------------------------------------------
-    def write_scores(self, result: Any, manifest: dict) -> list[Path]:
+    def write_scores(self, result: Any, manifest: RunManifest) -> list[Path]:
         """Write a ScoreResult under its mode's names and record it in ``manifest`` (which the
         caller writes); the scores and summary replace their old versions together."""
         from indicifeval.scoring.output import write_scores
 
-        names = score_file_names(result.scoring, manifest.get("scoring"))
+        names = score_file_names(result.scoring, manifest.scoring)
         with StagedFiles(self.folder) as files:
             write_scores(files, result, *names)
-        scored = manifest.setdefault("scored", {})
-        scored[result.scoring] = {"scores": names[0], "summary": names[1], "scored_at": now_iso(),
-                                  "indicifeval_version": result.summary.get("version")}
+        manifest.scored[result.scoring] = {"scores": names[0], "summary": names[1], "scored_at": now_iso(),
+                                           "indicifeval_version": result.summary.get("version")}
         return [self.folder / n for n in names]
-
-
-def result_record(result: Any, answer: Any, row: Row, capped_from: int | None = None) -> dict:
-    """One generations.jsonl line."""
-    return {
-        "uid": result.uid,
-        "key": row.key,
-        "language": row.language,
-        "subset": row.subset,
-        "content_hash": row.content_hash,
-        "output": result.output,
-        "answer": None if result.error else answer.answer,
-        "reasoning": answer.reasoning,
-        "reasoning_unterminated": answer.unterminated,
-        "finish_reason": result.finish_reason,
-        "truncated": result.finish_reason == "length",
-        "capped_from_chars": capped_from,
-        "error": result.error,
-        "usage": result.usage,
-        "latency_s": None if result.latency_s is None else round(result.latency_s, 4),
-        "attempts": result.attempts,
-    }

@@ -8,32 +8,11 @@ deterministic scorer loose can never be below strict.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any
-
 from indicifeval._version import __version__
 from indicifeval.checkers import REGISTRY, Draw, KwargError, ScoringMode, TextView, get_rules, resolve_args
 from indicifeval.dataset import Row
+from indicifeval.records import RowScore
 from indicifeval.text.variants import LOOSE_CUTS
-
-
-@dataclass
-class RowScore:
-    key: Any
-    language: str
-    subset: str
-    instruction_id_list: list[str]
-    strict: list[bool]
-    loose: list[bool]
-    prompt_strict: bool
-    prompt_loose: bool
-    explanations: list[str]
-    response_missing: bool
-    scoring: str
-    version: str
-
-    def to_json(self) -> dict:
-        return asdict(self)
 
 
 def resolve_row(row: Row, mode: ScoringMode) -> list[dict]:

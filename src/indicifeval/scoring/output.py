@@ -19,7 +19,8 @@ from indicifeval.core.folders import MANIFEST, claim, prepare, remove_stale
 if TYPE_CHECKING:
     from indicifeval.scoring.api import ScoreResult
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 1  # of the score folder's manifest
+RESPONSES_FORMAT = 1
 ROWS, RESPONSES, SCORES, SUMMARY = "rows.jsonl", "responses.jsonl", "scores.jsonl", "summary.json"
 
 
@@ -62,12 +63,12 @@ def write_score_folder(result: ScoreResult, out: str | Path, overwrite: bool = F
         if result.rows is not None:
             with files.open(ROWS) as fh:
                 for row in result.rows:
-                    fh.write(dumps_line(row.to_record()))
+                    fh.write(dumps_line(row.to_json()))
         if result.responses is not None and result.rows is not None:
             with files.open(RESPONSES) as fh:
                 for row, text in zip(result.rows, result.responses):
                     fh.write(dumps_line({"key": row.key, "language": row.language, "subset": row.subset,
-                                         "response": text}))
+                                         "response": text, "format_version": RESPONSES_FORMAT}))
         write_scores(files, result)
         manifest["files"] = sorted({*files.names, MANIFEST})
         files.write_text(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")

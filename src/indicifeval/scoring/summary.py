@@ -10,6 +10,7 @@ from indicifeval.languages import get_profile
 from indicifeval.scoring.categories import CATEGORIES, CATEGORY_OF
 from indicifeval.scoring.engine import RowScore
 
+SUMMARY_FORMAT = 1
 METRICS = ("prompt_level_strict_acc", "inst_level_strict_acc", "prompt_level_loose_acc", "inst_level_loose_acc")
 
 
@@ -97,6 +98,7 @@ def summarize(scores: Iterable[RowScore], scoring: str) -> dict:
         if blocks:
             average[subset] = {**_macro(blocks), "languages": len(blocks)}
     return {
+        "format_version": SUMMARY_FORMAT,
         "scoring": scoring,
         "version": __version__,
         "missing_responses": missing,

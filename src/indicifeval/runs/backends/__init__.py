@@ -1,15 +1,15 @@
-"""Model backends: an OpenAI-compatible HTTP server, Hugging Face transformers, vLLM."""
+"""Model backends: an OpenAI-compatible HTTP server, Hugging Face transformers, vLLM, and an
+in-process mock; each declares its options once (``options.py``)."""
 
 from indicifeval.runs.backends.base import (
     BACKENDS,
     Backend,
     BackendError,
     MissingDependency,
-    OUTPUT_OPTIONS,
     OnResult,
     create_backend,
-    output_settings,
 )
+from indicifeval.runs.backends.options import OPTIONS, BackendOptions, options_for
 
-__all__ = ["BACKENDS", "OUTPUT_OPTIONS", "Backend", "BackendError", "MissingDependency", "OnResult", "create_backend",
-           "output_settings"]
+__all__ = ["BACKENDS", "OPTIONS", "Backend", "BackendError", "BackendOptions", "MissingDependency", "OnResult",
+           "create_backend", "options_for"]

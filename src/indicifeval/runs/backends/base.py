@@ -1,4 +1,8 @@
-"""The one interface every backend implements, and the backend registry."""
+"""The one interface every backend implements, and the backend registry.
+
+A backend is made for one model with its options (``options.py``); every request it is given
+carries its own sampling settings, so one loaded model serves requests with different
+settings in one process."""
 
 from __future__ import annotations
 
@@ -6,7 +10,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from indicifeval.core.errors import IndicIFEvalError
-from indicifeval.runs.requests import GenerationConfig, GenerationRequest, GenerationResult
+from indicifeval.runs.backends.options import OPTIONS, BackendOptions, options_for
+from indicifeval.runs.requests import GenerationRequest, GenerationResult
 
 OnResult = Callable[[GenerationResult], None]
 
@@ -29,46 +34,28 @@ class Backend(Protocol):
         """Backend settings for the manifest (never secrets), e.g. the chat-template hash."""
 
     def generate(self, requests: Sequence[GenerationRequest], on_result: OnResult) -> None:
-        """Generate every request, calling ``on_result`` as each one completes (in any order).
-        Raises BackendError if a request fails for good; results already delivered stay."""
+        """Generate every request with its own settings, calling ``on_result`` as each one
+        completes (in any order). Raises BackendError if a request fails for good; results
+        already delivered stay."""
 
 
-BackendFactory = Callable[..., Backend]
 _REGISTRY: dict[str, tuple[str, str]] = {
-    # name -> (module, factory attribute); modules are imported only when chosen
+    # name -> (module, class); modules are imported only when chosen
     "openai": ("indicifeval.runs.backends.openai_http", "OpenAIBackend"),
     "hf": ("indicifeval.runs.backends.hf", "HFBackend"),
     "vllm": ("indicifeval.runs.backends.vllm_offline", "VLLMBackend"),
+    "mock": ("indicifeval.runs.backends.mock", "MockBackend"),
 }
 
 BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
-
-# Backend options that can change what is generated: part of a run's identity, so a run
-# folder refuses to resume with other values. (Concurrency, timeouts, retries, memory share
-# and the data-parallel split change only how fast; a server's URL only says where the model
-# named by --model is served, so a restarted server on another port resumes the run.)
-OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
-    "openai": (),
-    "hf": ("device", "dtype", "batch_size", "trust_remote_code"),  # numerics, padding, code
-    "vllm": ("dtype", "max_model_len", "tensor_parallel_size", "pipeline_parallel_size", "trust_remote_code"),
-}
+assert set(BACKENDS) == set(OPTIONS), "every backend declares its options"
 
 
-def output_settings(name: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The output-affecting part of ``options`` for backend ``name`` (credentials masked)."""
-    from indicifeval.core.secrets import redact_url
-
-    out = {k: options.get(k) for k in OUTPUT_OPTIONS.get(name, ())}
-    if isinstance(out.get("base_url"), str):
-        out["base_url"] = redact_url(out["base_url"]).rstrip("/")
-    return out
-
-
-def create_backend(name: str, config: GenerationConfig, **options: Any) -> Backend:
+def create_backend(name: str, model: str, options: BackendOptions | dict[str, Any] | None = None) -> Backend:
     if name not in _REGISTRY:
         raise BackendError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
     import importlib
 
     module_name, attr = _REGISTRY[name]
     factory = getattr(importlib.import_module(module_name), attr)
-    return factory(config, **options)
+    return factory(model, options_for(name, options))

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
-from indicifeval.runs.requests import GenerationConfig, GenerationRequest, GenerationResult, text_hash
+from indicifeval.runs.backends.options import HFOptions
+from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings, text_hash
 
 DTYPES = ("auto", "bfloat16", "float16", "float32")
 
@@ -30,14 +31,8 @@ def _version_tuple(version: str) -> tuple[int, int]:
 class HFBackend:
     name = "hf"
 
-    def __init__(
-        self,
-        config: GenerationConfig,
-        device: str = "auto",
-        dtype: str = "auto",
-        batch_size: int = 8,
-        trust_remote_code: bool = False,
-    ):
+    def __init__(self, model: str, options: HFOptions):
+        device, dtype, trust_remote_code = options.device, options.dtype, options.trust_remote_code
         try:
             import torch
             import transformers
@@ -46,8 +41,8 @@ class HFBackend:
             raise MissingDependency("hf", "torch and transformers", "hf") from None
         if dtype not in DTYPES:
             raise BackendError(f"unknown dtype {dtype!r}; choose from {', '.join(DTYPES)}")
-        self.config = config
-        self.batch_size = max(1, int(batch_size))
+        self.model_name = model
+        self.batch_size = max(1, int(options.batch_size))
         self._torch = torch
 
         use_cuda = torch.cuda.is_available()
@@ -60,16 +55,16 @@ class HFBackend:
         else:
             torch_dtype = getattr(torch, dtype)
 
-        local = os.path.isdir(config.model)
+        local = os.path.isdir(model)
         common = {"trust_remote_code": trust_remote_code}
         if local:
             common["local_files_only"] = True
         try:
-            tokenizer = AutoTokenizer.from_pretrained(config.model, **common)
+            tokenizer = AutoTokenizer.from_pretrained(model, **common)
         except (OSError, ValueError) as exc:
-            raise BackendError(f"cannot load the tokenizer of {config.model!r}: {exc}") from None
+            raise BackendError(f"cannot load the tokenizer of {model!r}: {exc}") from None
         if not getattr(tokenizer, "chat_template", None):
-            raise BackendError(f"{config.model!r} has no chat template; the hf backend needs a chat model")
+            raise BackendError(f"{model!r} has no chat template; the hf backend needs a chat model")
         tokenizer.padding_side = "left"
         if tokenizer.pad_token is None:
             tokenizer.pad_token = tokenizer.eos_token
@@ -82,20 +77,20 @@ class HFBackend:
             device_map = "auto"  # spread a large model over every visible GPU
             model_kwargs["device_map"] = device_map
         try:
-            model = AutoModelForCausalLM.from_pretrained(config.model, **model_kwargs)
+            loaded = AutoModelForCausalLM.from_pretrained(model, **model_kwargs)
         except (OSError, ValueError) as exc:
-            raise BackendError(f"cannot load the model {config.model!r}: {exc}") from None
+            raise BackendError(f"cannot load the model {model!r}: {exc}") from None
         if device_map is None:
-            model = model.to(self.device)
-        model.eval()
-        self.model = model
+            loaded = loaded.to(self.device)
+        loaded.eval()
+        self.model = loaded
 
-        eos = getattr(model.generation_config, "eos_token_id", None)
+        eos = getattr(loaded.generation_config, "eos_token_id", None)
         eos_ids = set(eos if isinstance(eos, (list, tuple)) else [eos] if eos is not None else [])
         if tokenizer.eos_token_id is not None:
             eos_ids.add(tokenizer.eos_token_id)
         if not eos_ids:
-            raise BackendError(f"{config.model!r} defines no end-of-sequence token")
+            raise BackendError(f"{model!r} defines no end-of-sequence token")
         self.eos_token_ids = sorted(eos_ids)
 
     # ------------------------------------------------------------------------------------
@@ -108,62 +103,66 @@ class HFBackend:
             "chat_template_hash": text_hash(self.tokenizer.chat_template),
         }
 
-    def render_prompt(self, messages: list[dict]) -> str:
+    def render_prompt(self, messages: list[dict], settings: SamplingSettings | None = None) -> str:
         """The prompt text the model sees: its chat template with the generation prompt."""
-        return self.tokenizer.apply_chat_template(
-            messages, add_generation_prompt=True, tokenize=False, **self.config.chat_template_kwargs
-        )
+        extra = (settings or SamplingSettings()).chat_template_kwargs
+        return self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False, **extra)
 
-    def _generation_kwargs(self) -> dict[str, Any]:
-        cfg = self.config
+    def _generation_kwargs(self, settings: SamplingSettings) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
-            "max_new_tokens": cfg.max_tokens,
+            "max_new_tokens": settings.max_tokens,
             "eos_token_id": self.eos_token_ids,
             "pad_token_id": self.tokenizer.pad_token_id,
         }
-        if cfg.temperature == 0:
+        if settings.temperature == 0:
             # greedy; clear the checkpoint's sampling defaults so they neither apply nor warn
             kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
         else:
             # like vLLM and OpenAI-style servers: no top-k unless the checkpoint sets one
-            kwargs.update(do_sample=True, temperature=cfg.temperature, top_p=cfg.top_p, top_k=0)
-        kwargs.update(cfg.gen_kwargs)  # --gen-kwargs, e.g. repetition_penalty=1.1
+            kwargs.update(do_sample=True, temperature=settings.temperature, top_p=settings.top_p, top_k=0)
+        kwargs.update(settings.gen_kwargs)  # --gen-kwargs, e.g. repetition_penalty=1.1
         return kwargs
 
     def generate(self, requests: Sequence[GenerationRequest], on_result: OnResult) -> None:
-        torch = self._torch
-        requests = list(requests)
-        gen_kwargs = self._generation_kwargs()
-        input_device = self.model.device
-        for start in range(0, len(requests), self.batch_size):
-            batch = requests[start : start + self.batch_size]
-            prompts = [self.render_prompt(r.messages) for r in batch]
-            started = time.monotonic()
-            # the template already holds the special tokens (bos); do not add them twice
-            enc = self.tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
-            enc = {k: v.to(input_device) for k, v in enc.items()}
-            if self.config.temperature != 0:
-                torch.manual_seed(self.config.seed)  # the same batch samples the same way
-            try:
-                with torch.inference_mode():
-                    out = self.model.generate(**enc, **gen_kwargs)
-            except (RuntimeError, ValueError) as exc:
-                raise BackendError(
-                    f"generation failed ({exc.__class__.__name__}: {exc}); finished items are kept, "
-                    "run again to resume (a smaller --batch-size may help)"
-                ) from None
-            latency = time.monotonic() - started
-            prompt_len = enc["input_ids"].shape[1]
-            new_tokens = out[:, prompt_len:].tolist()
-            prompt_counts = enc["attention_mask"].sum(dim=1).tolist()
-            for request, tokens, n_prompt in zip(batch, new_tokens, prompt_counts):
-                on_result(self._result(request.uid, tokens, int(n_prompt), latency))
+        """Batches of up to ``batch_size`` requests that share their settings, in order."""
+        groups: dict[str, list[GenerationRequest]] = {}
+        for request in requests:
+            groups.setdefault(request.settings.key(), []).append(request)
+        for group in groups.values():
+            for start in range(0, len(group), self.batch_size):
+                self._generate_batch(group[start : start + self.batch_size], on_result)
 
-    def _result(self, uid: str, tokens: list[int], n_prompt: int, latency: float) -> GenerationResult:
+    def _generate_batch(self, batch: list[GenerationRequest], on_result: OnResult) -> None:
+        torch = self._torch
+        settings = batch[0].settings
+        gen_kwargs = self._generation_kwargs(settings)
+        prompts = [self.render_prompt(r.messages, settings) for r in batch]
+        started = time.monotonic()
+        # the template already holds the special tokens (bos); do not add them twice
+        enc = self.tokenizer(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
+        enc = {k: v.to(self.model.device) for k, v in enc.items()}
+        if settings.temperature != 0:
+            torch.manual_seed(settings.seed)  # the same batch samples the same way
+        try:
+            with torch.inference_mode():
+                out = self.model.generate(**enc, **gen_kwargs)
+        except (RuntimeError, ValueError, TypeError) as exc:
+            raise BackendError(
+                f"generation failed ({exc.__class__.__name__}: {exc}); finished items are kept, "
+                "run again to resume (a smaller --batch-size may help)"
+            ) from None
+        latency = time.monotonic() - started
+        prompt_len = enc["input_ids"].shape[1]
+        new_tokens = out[:, prompt_len:].tolist()
+        prompt_counts = enc["attention_mask"].sum(dim=1).tolist()
+        for request, tokens, n_prompt in zip(batch, new_tokens, prompt_counts):
+            on_result(self._result(request.uid, tokens, int(n_prompt), latency, settings.max_tokens))
+
+    def _result(self, uid: str, tokens: list[int], n_prompt: int, latency: float, max_tokens: int) -> GenerationResult:
         stop = next((i for i, t in enumerate(tokens) if t in self.eos_token_ids), None)
         if stop is None:
             produced = tokens  # no EOS: every position is a real token (no padding after it)
-            finish = "length" if len(tokens) >= self.config.max_tokens else "stop"
+            finish = "length" if len(tokens) >= max_tokens else "stop"
         else:
             produced = tokens[: stop + 1]  # counts the EOS, as vLLM and servers do
             finish = "stop"

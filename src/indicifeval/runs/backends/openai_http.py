@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from indicifeval.core.secrets import check_env_name, redact_text, redact_url, url_secrets
+from indicifeval.core.secrets import redact_text, redact_url, url_secrets
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
-from indicifeval.runs.requests import GenerationConfig, GenerationRequest, GenerationResult
+from indicifeval.runs.backends.options import OpenAIOptions
+from indicifeval.runs.requests import GenerationRequest, GenerationResult
 from indicifeval.text.safety import sanitize
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -48,19 +49,21 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def build_payload(config: GenerationConfig, request: GenerationRequest, extra_body: dict | None = None) -> dict:
+def build_payload(model: str, request: GenerationRequest, extra_body: dict | None = None) -> dict:
+    """The chat-completion body of one request, with that request's own settings."""
+    settings = request.settings
     payload: dict[str, Any] = {
-        "model": config.model,
+        "model": model,
         "messages": request.messages,
-        "max_tokens": config.max_tokens,
-        "temperature": config.temperature,
-        "top_p": config.top_p,
-        "seed": config.seed,
+        "max_tokens": settings.max_tokens,
+        "temperature": settings.temperature,
+        "top_p": settings.top_p,
+        "seed": settings.seed,
     }
-    if config.thinking is not None:
+    if settings.thinking is not None:
         # vLLM and SGLang pass these to the chat template (Qwen3, DeepSeek-R1 distills, ...)
-        payload["chat_template_kwargs"] = {"enable_thinking": config.thinking}
-    payload.update(config.gen_kwargs)  # --gen-kwargs: top_k, presence_penalty, stop, ...
+        payload["chat_template_kwargs"] = {"enable_thinking": settings.thinking}
+    payload.update(settings.gen_kwargs)  # --gen-kwargs: top_k, presence_penalty, stop, ...
     payload.update(extra_body or {})
     return payload
 
@@ -130,30 +133,20 @@ async def _read_capped(response: Any, limit: int) -> bytes | None:
 class OpenAIBackend:
     name = "openai"
 
-    def __init__(
-        self,
-        config: GenerationConfig,
-        base_url: str = "http://127.0.0.1:8000/v1",
-        concurrency: int = 16,
-        timeout_s: float = 600.0,
-        max_retries: int = 8,
-        backoff_base_s: float = 0.5,
-        backoff_max_s: float = 60.0,
-        api_key_env: str = "OPENAI_API_KEY",
-        extra_body: dict | None = None,
-    ):
+    def __init__(self, model: str, options: OpenAIOptions, extra_body: dict | None = None):
         try:
             import aiohttp  # noqa: F401
         except ImportError:
             raise MissingDependency("openai", "aiohttp", "openai") from None
-        self.config = config
-        self.base_url = base_url.rstrip("/")
-        self.api_key_env = check_env_name(api_key_env)
-        self.concurrency = max(1, int(concurrency))
-        self.timeout_s = timeout_s
-        self.max_retries = max_retries
-        self.backoff_base_s = backoff_base_s
-        self.backoff_max_s = backoff_max_s
+        self.model = model
+        self.options = options
+        self.base_url = (options.base_url or "").rstrip("/")
+        self.api_key_env = options.api_key_env
+        self.concurrency = max(1, int(options.concurrency))
+        self.timeout_s = options.timeout_s
+        self.max_retries = options.max_retries
+        self.backoff_base_s = options.backoff_base_s
+        self.backoff_max_s = options.backoff_max_s
         self.extra_body = extra_body or {}
         self._rng = random.Random()  # jitter only; never affects what is generated
 
@@ -208,7 +201,7 @@ class OpenAIBackend:
     async def _one(self, session, request: GenerationRequest) -> GenerationResult:
         import aiohttp
 
-        payload = build_payload(self.config, request, self.extra_body)
+        payload = build_payload(self.model, request, self.extra_body)
         url = endpoint(self.base_url, "chat/completions")
         started = time.monotonic()
         last = ""

@@ -25,47 +25,47 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
-from indicifeval.runs.requests import GenerationConfig, GenerationRequest, GenerationResult, text_hash
+from indicifeval.runs.backends.options import VLLMOptions
+from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings, stable_json, text_hash
 
 
 # -- what goes to vLLM and what comes back (no vLLM import) -------------------------------------
-def engine_kwargs(
-    config: GenerationConfig,
-    *,
-    tensor_parallel_size: int = 1,
-    pipeline_parallel_size: int = 1,
-    data_parallel_size: int = 1,  # not an engine argument: one engine per process (see generate)
-    distributed_executor_backend: str | None = None,
-    dtype: str = "auto",
-    max_model_len: int | None = None,
-    gpu_memory_utilization: float = 0.9,
-    trust_remote_code: bool = False,
-) -> dict[str, Any]:
-    """Keyword arguments for ``vllm.LLM``; settings left as None are vLLM's defaults."""
+def engine_kwargs(model: str, options: VLLMOptions) -> dict[str, Any]:
+    """Keyword arguments for ``vllm.LLM``; settings left as None are vLLM's defaults. (Data
+    parallelism is not an engine argument: one engine per process, see ``generate``.)"""
     kwargs = {
-        "model": config.model,
-        "tokenizer": config.model,
-        "seed": config.seed,
-        "dtype": dtype,
-        "tensor_parallel_size": tensor_parallel_size,
-        "pipeline_parallel_size": pipeline_parallel_size,
-        "distributed_executor_backend": distributed_executor_backend,  # "ray" for multi-node
-        "max_model_len": max_model_len,
-        "gpu_memory_utilization": gpu_memory_utilization,
-        "trust_remote_code": trust_remote_code,
+        "model": model,
+        "tokenizer": model,
+        "seed": 0,  # every request carries its own seed (SamplingParams)
+        "dtype": options.dtype,
+        "tensor_parallel_size": options.tensor_parallel_size,
+        "pipeline_parallel_size": options.pipeline_parallel_size,
+        "distributed_executor_backend": options.distributed_executor_backend,  # "ray" for multi-node
+        "max_model_len": options.max_model_len,
+        "gpu_memory_utilization": options.gpu_memory_utilization,
+        "trust_remote_code": options.trust_remote_code,
     }
     return {k: v for k, v in kwargs.items() if v is not None}
 
 
-def sampling_kwargs(config: GenerationConfig) -> dict[str, Any]:
-    """Keyword arguments for ``vllm.SamplingParams`` (temperature 0 is greedy)."""
-    return {"temperature": config.temperature, "top_p": config.top_p, "max_tokens": config.max_tokens,
-            "seed": config.seed, "n": 1, **config.gen_kwargs}
+def sampling_kwargs(settings: SamplingSettings) -> dict[str, Any]:
+    """Keyword arguments for one request's ``vllm.SamplingParams`` (temperature 0 is greedy)."""
+    return {"temperature": settings.temperature, "top_p": settings.top_p, "max_tokens": settings.max_tokens,
+            "seed": settings.seed, "n": 1, **settings.gen_kwargs}
 
 
-def chat_call_kwargs(config: GenerationConfig) -> dict[str, Any]:
+def chat_call_kwargs(settings: SamplingSettings) -> dict[str, Any]:
     """Extra keyword arguments for ``LLM.chat``: the thinking switch for the chat template."""
-    return {"chat_template_kwargs": dict(config.chat_template_kwargs)} if config.thinking is not None else {}
+    return {"chat_template_kwargs": dict(settings.chat_template_kwargs)} if settings.thinking is not None else {}
+
+
+def chat_groups(requests: Sequence[GenerationRequest]) -> list[list[GenerationRequest]]:
+    """Requests grouped by their chat-template switches (one ``LLM.chat`` call each, since
+    those apply to a whole call), keeping their order within each group."""
+    groups: dict[str, list[GenerationRequest]] = {}
+    for r in requests:
+        groups.setdefault(stable_json(chat_call_kwargs(r.settings)), []).append(r)
+    return list(groups.values())
 
 
 def parse_request_output(uid: str, output: Any) -> GenerationResult:
@@ -171,29 +171,30 @@ def _vllm_installed() -> bool:
         return False
 
 
-def _run_engine(config: GenerationConfig, options: dict[str, Any],
-                requests: Sequence[GenerationRequest]) -> Iterator[GenerationResult]:
-    """One engine, one ``chat`` call for all ``requests``; yields their results in order."""
+def _run_engine(model: str, options: VLLMOptions, requests: Sequence[GenerationRequest]) -> Iterator[GenerationResult]:
+    """One engine; one ``chat`` call per group of chat-template switches, each request with
+    its own sampling parameters; yields the results group by group."""
     vllm = _import_vllm()
-    llm = vllm.LLM(**engine_kwargs(config, **options))
-    try:
-        params = vllm.SamplingParams(**sampling_kwargs(config))
-    except (TypeError, ValueError) as exc:
-        raise BackendError(f"vLLM does not accept these sampling settings (--gen-kwargs?): {exc}") from None
-    outputs = llm.chat([r.messages for r in requests], params, use_tqdm=True, **chat_call_kwargs(config))
-    outputs = list(outputs)
-    if len(outputs) != len(requests):
-        raise BackendError(f"vLLM returned {len(outputs)} outputs for {len(requests)} requests")
-    for request, output in zip(requests, outputs):
-        yield parse_request_output(request.uid, output)
+    llm = vllm.LLM(**engine_kwargs(model, options))
+    for group in chat_groups(requests):
+        try:
+            params = [vllm.SamplingParams(**sampling_kwargs(r.settings)) for r in group]
+        except (TypeError, ValueError) as exc:
+            raise BackendError(f"vLLM does not accept these sampling settings (--gen-kwargs?): {exc}") from None
+        outputs = list(llm.chat([r.messages for r in group], params, use_tqdm=True,
+                                **chat_call_kwargs(group[0].settings)))
+        if len(outputs) != len(group):
+            raise BackendError(f"vLLM returned {len(outputs)} outputs for {len(group)} requests")
+        for request, output in zip(group, outputs):
+            yield parse_request_output(request.uid, output)
 
 
-def _data_parallel_worker(rank: int, devices: str, config: GenerationConfig, options: dict[str, Any],
+def _data_parallel_worker(rank: int, devices: str, model: str, options: VLLMOptions,
                           requests: list[GenerationRequest], results) -> None:
     """A spawned process: one engine on ``devices``, its results sent back on ``results``."""
     os.environ["CUDA_VISIBLE_DEVICES"] = devices  # before vLLM (and torch) are imported here
     try:
-        for result in _run_engine(config, options, requests):
+        for result in _run_engine(model, options, requests):
             results.put(("result", rank, result))
         results.put(("done", rank, None))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises
@@ -204,49 +205,27 @@ def _data_parallel_worker(rank: int, devices: str, config: GenerationConfig, opt
 class VLLMBackend:
     name = "vllm"
 
-    def __init__(
-        self,
-        config: GenerationConfig,
-        tensor_parallel_size: int = 1,
-        pipeline_parallel_size: int = 1,
-        data_parallel_size: int = 1,
-        distributed_executor_backend: str | None = None,
-        dtype: str = "auto",
-        max_model_len: int | None = None,
-        gpu_memory_utilization: float = 0.9,
-        trust_remote_code: bool = False,
-    ):
-        for label, value in (("tensor parallel", tensor_parallel_size), ("pipeline parallel", pipeline_parallel_size),
-                             ("data parallel", data_parallel_size)):
-            if int(value) < 1:
-                raise BackendError(f"{label} size must be at least 1, got {value}")
-        if distributed_executor_backend not in (None, "mp", "ray", "uni", "external_launcher"):
-            raise BackendError(f"unknown distributed executor backend {distributed_executor_backend!r}")
-        if data_parallel_size > 1 and distributed_executor_backend == "ray":
+    def __init__(self, model: str, options: VLLMOptions):
+        if options.distributed_executor_backend not in (None, "mp", "ray", "uni", "external_launcher"):
+            raise BackendError(f"unknown distributed executor backend {options.distributed_executor_backend!r}")
+        if options.data_parallel_size > 1 and options.distributed_executor_backend == "ray":
             raise BackendError("--data-parallel starts local processes on this node's GPUs; with ray across "
                                "nodes use tensor/pipeline parallelism, or one run per node on part of the data")
-        self.config = config
-        self.data_parallel_size = int(data_parallel_size)
-        self.options: dict[str, Any] = {
-            "tensor_parallel_size": int(tensor_parallel_size),
-            "pipeline_parallel_size": int(pipeline_parallel_size),
-            "distributed_executor_backend": distributed_executor_backend,
-            "dtype": dtype,
-            "max_model_len": max_model_len,
-            "gpu_memory_utilization": gpu_memory_utilization,
-            "trust_remote_code": trust_remote_code,
-        }
+        self.model = model
+        self.options = options
+        self.data_parallel_size = int(options.data_parallel_size)
 
     def describe(self) -> dict[str, Any]:
+        o = self.options
         return {
             "name": self.name,
-            "tensor_parallel_size": self.options["tensor_parallel_size"],
-            "pipeline_parallel_size": self.options["pipeline_parallel_size"],
+            "tensor_parallel_size": o.tensor_parallel_size,
+            "pipeline_parallel_size": o.pipeline_parallel_size,
             "data_parallel_size": self.data_parallel_size,
-            "distributed_executor_backend": self.options["distributed_executor_backend"],
-            "dtype": self.options["dtype"],
-            "max_model_len": self.options["max_model_len"],
-            "chat_template_hash": text_hash(local_chat_template(self.config.model)),
+            "distributed_executor_backend": o.distributed_executor_backend,
+            "dtype": o.dtype,
+            "max_model_len": o.max_model_len,
+            "chat_template_hash": text_hash(local_chat_template(self.model)),
         }
 
     def generate(self, requests: Sequence[GenerationRequest], on_result: OnResult) -> None:
@@ -255,7 +234,7 @@ class VLLMBackend:
             return
         if self.data_parallel_size == 1:
             try:
-                results = list(_run_engine(self.config, self.options, requests))
+                results = list(_run_engine(self.model, self.options, requests))
             except BackendError:
                 raise
             except Exception as exc:  # engine start-up or generation failed
@@ -282,7 +261,7 @@ class VLLMBackend:
     def _generate_data_parallel(self, requests: list[GenerationRequest], on_result: OnResult) -> None:
         import multiprocessing
 
-        per_replica = self.options["tensor_parallel_size"] * self.options["pipeline_parallel_size"]
+        per_replica = self.options.tensor_parallel_size * self.options.pipeline_parallel_size
         slices = device_slices(self._visible_devices(), self.data_parallel_size, per_replica)
         shares = split_for_data_parallel(requests, self.data_parallel_size)
         ctx = multiprocessing.get_context("spawn")
@@ -291,7 +270,7 @@ class VLLMBackend:
         for rank, (devices, share) in enumerate(zip(slices, shares)):
             if share:
                 processes[rank] = ctx.Process(target=_data_parallel_worker, name=f"indicifeval-vllm-dp{rank}",
-                                              args=(rank, devices, self.config, self.options, share, results))
+                                              args=(rank, devices, self.model, self.options, share, results))
                 processes[rank].start()
         pending = set(processes)
         errors: dict[int, str] = {}

@@ -7,7 +7,7 @@ dropped connections, malformed JSON. Faults are planned deterministically per pr
 attempt, and never hit the same prompt more than ``max_faults_per_prompt`` times, so a client
 that retries enough always finishes.
 
-    python -m indicifeval.runs.fake_server --port 8000 --answers sample
+    python -m indicifeval.testing.fake_server --port 8000 --answers sample
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
+
+from indicifeval.dataset import sample_answers
 
 
 FAULTS = ("429", "500", "slow", "drop", "malformed")
@@ -233,19 +235,6 @@ class FakeOpenAIServer:
                       "total_tokens": len(prompt.split()) + len(message["content"].split())},
         }
         return json.dumps(payload, ensure_ascii=False).encode("utf-8")
-
-
-def sample_answers() -> dict[str, str]:
-    """prompt -> response for the bundled sample (each prompt's passing response)."""
-    from indicifeval.dataset import load_responses, load_rows
-
-    responses = load_responses("sample")
-    answers: dict[str, str] = {}
-    for row in load_rows("sample"):
-        text = responses.lookup(row)
-        if text is not None and (row.prompt not in answers or str(row.key).endswith("-pass")):
-            answers[row.prompt] = text
-    return answers
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,102 @@
+"""An append-only JSON-lines log that survives crashes: the one store every item-by-item stage
+writes to (benchmark generations, machine translations, LLM prompt generation).
+
+Each record is one line, written and flushed as it arrives (a killed process loses nothing it
+wrote) and fsynced every few seconds (power loss too). A process killed mid-write leaves at
+most one torn last line: ``repair`` drops it, and reading leaves it out."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+from indicifeval.core.errors import InputError
+from indicifeval.core.files import describe_os_error, ensure_folder
+from indicifeval.core.jsonl import read_jsonl
+
+FSYNC_EVERY_S = 2.0
+
+
+class JsonlLog:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self._fh: IO[str] | None = None
+        self._last_sync = 0.0
+
+    def exists(self) -> bool:
+        return self.path.is_file() and self.path.stat().st_size > 0
+
+    def repair(self) -> int:
+        """Drop a torn last line left by a killed process; returns the bytes dropped."""
+        if not self.path.exists():
+            return 0
+        with self.path.open("rb+") as fh:
+            data = fh.read()
+            cut = len(data) if not data or data.endswith(b"\n") else data.rfind(b"\n") + 1
+            # a complete-looking last line that is not JSON is torn too (killed between bytes)
+            last_start = data.rfind(b"\n", 0, max(cut - 1, 0)) + 1
+            if cut > last_start:
+                try:
+                    json.loads(data[last_start:cut])
+                except ValueError:
+                    cut = last_start
+            if cut < len(data):
+                fh.truncate(cut)
+            return len(data) - cut
+
+    def read(self) -> Iterator[dict]:
+        """Every record, in order. A torn last line (a writer killed, or still writing) is
+        left out; a broken line before it is an error naming the line."""
+        if not self.path.exists():
+            return
+        try:
+            for _, record in read_jsonl(self.path):
+                yield record
+        except InputError as exc:
+            with self.path.open("rb") as fh:
+                data = fh.read()
+            last = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+            if exc.line is None or exc.line < last:
+                raise
+
+    def latest(self, key: str = "uid") -> dict[str, dict]:
+        """``record[key]`` -> the last record with it (a retry or a regeneration supersedes)."""
+        return {r[key]: r for r in self.read() if isinstance(r.get(key), str)}
+
+    def open(self) -> JsonlLog:
+        ensure_folder(self.path.parent)
+        self._fh = self.path.open("a", encoding="utf-8")
+        return self
+
+    def append(self, record: dict) -> None:
+        assert self._fh is not None, "open() first"
+        try:
+            self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self._fh.flush()
+            now = time.monotonic()
+            if now - self._last_sync > FSYNC_EVERY_S:
+                os.fsync(self._fh.fileno())
+                self._last_sync = now
+        except OSError as exc:
+            raise describe_os_error(exc, self.path) from None
+
+    def close(self) -> None:
+        if self._fh is not None:
+            try:
+                self._fh.flush()
+                os.fsync(self._fh.fileno())
+            except OSError:
+                pass  # what was flushed is in the file; the next open repairs a torn end
+            finally:
+                self._fh.close()
+                self._fh = None
+
+    def __enter__(self) -> JsonlLog:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,103 @@
+"""Writing rows, beside the readers: JSON lines (``rows.jsonl``) and the hub's parquet layout
+(``<config>/<split>-00000-of-00001.parquet`` plus a README whose YAML names the configs), so
+that what the package writes, ``load_dataset`` and ``datasets.load_dataset`` read back."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from indicifeval.checkers import KWARG_NAMES, REGISTRY
+from indicifeval.core.errors import InputError
+from indicifeval.core.files import StagedFiles, atomic_writer
+from indicifeval.dataset.hub_layout import configs
+from indicifeval.records import Row
+
+_INT_KINDS = {"int"}
+_LIST_KINDS = {"strlist"}
+
+
+def write_rows_jsonl(path: str | Path, rows: Iterable[Row]) -> Path:
+    """One row per line, with its format version; replaced atomically."""
+    with atomic_writer(path) as fh:
+        for row in rows:
+            fh.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
+    return Path(path)
+
+
+def _kwarg_kinds() -> dict[str, str]:
+    kinds: dict[str, str] = {}
+    for spec in REGISTRY.values():
+        for param in spec.params:
+            kinds.setdefault(param.name, param.kind)
+    return kinds
+
+
+def hub_record(row: Row) -> dict:
+    """A row as the hub serves it: every kwarg dict with all 24 names, the unused ones null."""
+    return {"key": row.key, "prompt": row.prompt, "instruction_id_list": list(row.instruction_id_list),
+            "kwargs": [{name: kw.get(name) for name in KWARG_NAMES} for kw in row.kwargs],
+            "tags": list(row.tags), "resp_lang": row.resp_lang}
+
+
+def _schema():
+    import pyarrow as pa
+
+    kinds = _kwarg_kinds()
+
+    def kind_type(name: str):
+        kind = kinds.get(name, "str")
+        if kind in _INT_KINDS:
+            return pa.int64()
+        if kind in _LIST_KINDS:
+            return pa.list_(pa.string())
+        return pa.string()
+
+    key_type = pa.string()
+    return lambda keys_are_ints: pa.schema([
+        ("key", pa.int64() if keys_are_ints else key_type), ("prompt", pa.string()),
+        ("instruction_id_list", pa.list_(pa.string())),
+        ("kwargs", pa.list_(pa.struct([(n, kind_type(n)) for n in KWARG_NAMES]))),
+        ("tags", pa.list_(pa.string())), ("resp_lang", pa.string()),
+    ])
+
+
+def write_hub_layout(folder: str | Path, rows: Iterable[Row], name: str = "IndicIFEval") -> list[Path]:
+    """The rows as a local copy of the hub's layout: one parquet file per (subset, language)
+    and a README.md whose front matter declares the configs and splits. All files are staged
+    and replace earlier ones together."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError("writing Parquet needs pyarrow: pip install 'indicifeval[parquet]'") from None
+    by_split: dict[tuple[str, str], list[Row]] = {}
+    for row in rows:
+        by_split.setdefault((row.subset, row.language), []).append(row)
+    names = configs()
+    schema = _schema()
+    staged = StagedFiles(folder)
+    with staged:
+        for (subset, lang), split_rows in sorted(by_split.items()):
+            ints = all(isinstance(r.key, int) for r in split_rows)
+            table = pa.Table.from_pylist([hub_record(r) for r in split_rows], schema=schema(ints))
+            buffer = io.BytesIO()
+            pq.write_table(table, buffer)
+            staged.write_bytes(f"{names[subset]}/{lang}-00000-of-00001.parquet", buffer.getvalue())
+        staged.write_text("README.md", _card(name, sorted(by_split), names))
+    return [Path(folder) / n for n in staged.names]
+
+
+def _card(name: str, splits: list[tuple[str, str]], names: dict[str, str]) -> str:
+    lines = ["---", "configs:"]
+    for subset, config in names.items():
+        langs = [lang for s, lang in splits if s == subset]
+        if not langs:
+            continue
+        lines += [f"- config_name: {config}", "  data_files:"]
+        lines += [f"  - split: {lang}\n    path: {config}/{lang}-*.parquet" for lang in langs]
+    lines += ["---", f"# {name}", "", "Written by indicifeval: one parquet file per subset (config) and language (split).",
+              ""]
+    return "\n".join(lines)

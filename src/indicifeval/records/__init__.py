@@ -1,0 +1,14 @@
+"""Typed, versioned records: every shape the package writes or reads, each with its to/from
+JSON in one place. Validation against the instruction registry is the dataset layer's; these
+are the shapes.
+
+Every JSON-lines line and every JSON file the package writes carries ``format_version``."""
+
+from indicifeval.records.build import GenerationTask, HumanVerdict, MinedContext, TranslationItem
+from indicifeval.records.ids import RowId
+from indicifeval.records.rows import ROW_FORMAT, Row
+from indicifeval.records.runs import GENERATION_FORMAT, MANIFEST_FORMAT, Generation, RunManifest
+from indicifeval.records.scores import SCORE_FORMAT, RowScore
+
+__all__ = ["GENERATION_FORMAT", "MANIFEST_FORMAT", "ROW_FORMAT", "SCORE_FORMAT", "Generation", "GenerationTask",
+           "HumanVerdict", "MinedContext", "Row", "RowId", "RowScore", "RunManifest", "TranslationItem"]

@@ -1,0 +1,87 @@
+"""The records dataset building writes: phrases to translate, contexts mined from a corpus,
+prompt-generation tasks for an LLM, and human verdicts. Each validates its enumerations, so a
+hand-edited file with a typo is refused with the field named."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+BUILD_FORMAT = 1
+TRANSLATION_ROLES = ("translate", "keep", "letter", "copy_of_prompt")
+TRANSLATION_STATUSES = ("auto", "edited", "verified")
+
+
+def _check(value: str, allowed: tuple[str, ...], name: str) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+
+
+class _Record:
+    def to_json(self) -> dict:
+        return {"format_version": BUILD_FORMAT, **asdict(self)}  # type: ignore[call-overload]
+
+    @classmethod
+    def from_json(cls, data: dict):  # type: ignore[no-untyped-def]
+        known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass
+class TranslationItem(_Record):
+    """One line of ``pretranslations.jsonl``: a lexical phrase of the source prompts, its role
+    and its translation, editable by hand between stages."""
+
+    phrase: str
+    role: str  # translate | keep (verbatim: the answer is in the source language) | letter | copy_of_prompt
+    translation: str | None = None
+    engine: str | None = None
+    status: str = "auto"  # auto (machine) | edited (a person changed it) | verified (a person confirmed it)
+    rows: list[Any] = field(default_factory=list)  # keys of the rows that use it
+
+    def __post_init__(self) -> None:
+        _check(self.role, TRANSLATION_ROLES, "role")
+        _check(self.status, TRANSLATION_STATUSES, "status")
+
+
+@dataclass
+class MinedContext(_Record):
+    """A passage of a native corpus that satisfies one constraint exactly as the scorer would
+    judge it, with the features that show it."""
+
+    id: str
+    language: str
+    doc_id: str
+    text: str
+    instruction_id: str
+    kwargs: dict[str, Any]
+    shard: str | None = None
+    features: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GenerationTask(_Record):
+    """A provider-neutral request to an LLM to write a prompt grounded in a context."""
+
+    uid: str
+    context_id: str
+    instruction_id: str
+    kwargs: dict[str, Any]
+    messages: list[dict[str, str]]
+    style: str | None = None
+    context_required: bool = False
+    response_schema: dict[str, Any] | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class HumanVerdict(_Record):
+    """One annotator's answers about one item, in a workflow's predefined options."""
+
+    item_id: str
+    annotator: str
+    workflow: str
+    answers: dict[str, str]
+    comment: str = ""
+    edit: dict[str, Any] | None = None  # the one allowed edit: a keyword mapping
+    at: str | None = None

@@ -1,0 +1,88 @@
+"""What a generation run stores: one ``Generation`` per finished item (a ``generations.jsonl``
+line) and the run's ``RunManifest`` (``manifest.json``)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+GENERATION_FORMAT = 1
+MANIFEST_FORMAT = 2
+
+
+@dataclass
+class Generation:
+    """One item's answer as generated and as scored. ``uid`` is the item's identity (a
+    RowId's text for benchmark rows; a build stage's own item id otherwise); ``content_hash``
+    fingerprints what was asked, so an answer to an item that has since changed is never
+    taken for its answer."""
+
+    uid: str
+    output: str
+    content_hash: str | None = None
+    answer: str | None = None
+    reasoning: str | None = None
+    reasoning_unterminated: bool = False
+    finish_reason: str | None = None
+    truncated: bool = False
+    capped_from_chars: int | None = None
+    error: str | None = None  # a failed item: retried on resume
+    usage: dict[str, Any] = field(default_factory=dict)
+    latency_s: float | None = None
+    attempts: int = 1
+    key: Any = None  # benchmark rows: the row's own key, language and subset
+    language: str | None = None
+    subset: str | None = None
+
+    def to_json(self) -> dict:
+        out = {"uid": self.uid, "key": self.key, "language": self.language, "subset": self.subset}
+        out.update((f.name, getattr(self, f.name)) for f in fields(self) if f.name not in out)
+        out["format_version"] = GENERATION_FORMAT
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> Generation:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def usable_for(self, content_hash: str) -> bool:
+        """Whether this answers an item with ``content_hash`` (older lines carry no hash and
+        are taken as they are)."""
+        return self.error is None and (self.content_hash is None or self.content_hash == content_hash)
+
+
+@dataclass
+class RunManifest:
+    """A run folder's ``manifest.json``. ``generation``, ``data`` and ``backend_settings`` are
+    the run's identity: a folder resumes only with the same ones."""
+
+    generation: dict[str, Any]
+    data: dict[str, Any] = field(default_factory=dict)
+    backend_settings: dict[str, Any] = field(default_factory=dict)
+    backend_options: dict[str, Any] = field(default_factory=dict)
+    backend: dict[str, Any] | None = None  # what the started backend said of itself
+    scoring: str = "fixed"  # the mode scores.jsonl holds
+    scored: dict[str, dict[str, Any]] = field(default_factory=dict)  # mode -> its files and time
+    status: str = "generating"
+    items: int = 0
+    started_at: str | None = None
+    finished_at: str | None = None
+    rescored_at: str | None = None
+    indicifeval_version: str = ""
+    tool: str = "run"
+    format_version: int = MANIFEST_FORMAT
+
+    IDENTITY = ("generation", "data", "backend_settings")
+
+    def identity(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.IDENTITY}
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> RunManifest:
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        values.setdefault("generation", {})
+        return cls(**values)
