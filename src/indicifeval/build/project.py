@@ -8,6 +8,7 @@ starts over and every stage that depends on it is marked stale."""
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
 
-def input_identity(paths: dict[str, str | Path]) -> dict[str, dict[str, Any]]:
+def input_identity(paths: Mapping[str, str | Path]) -> dict[str, dict[str, Any]]:
     """name -> {path, sha256} of each input file (a folder: the sha256 of each file in it)."""
     out: dict[str, dict[str, Any]] = {}
     for name, value in sorted(paths.items()):
@@ -127,7 +128,7 @@ class BuildFolder:
                                 f"to resume, or pass --force to start it over (the stages after it become stale):\n  "
                                 + "\n  ".join(differences), str(self.folder / "manifest.json"))
         restart = old is None or old.identity != identity or old.status == "stale" or force
-        if not restart and old.status == "complete":
+        if old is not None and not restart and old.status == "complete":
             return old
         if restart and old is not None:
             for output in old.outputs:

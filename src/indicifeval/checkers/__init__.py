@@ -11,23 +11,57 @@ from indicifeval.checkers import (  # noqa: F401  (imported for registration)
     punctuation,
     startend,
 )
-from indicifeval.checkers.registry import KWARG_NAMES, REGISTRY, Checker, KwargError, clean_kwargs, resolve_args
+from indicifeval.checkers.describe import DescriptionError, render_description
+from indicifeval.checkers.instructions import (
+    categories,
+    category_of,
+    compatible,
+    conflicts,
+    copied_kwargs,
+    kwarg_role,
+    lexical_kwargs,
+    sample_kwargs,
+)
+from indicifeval.checkers.registry import (
+    CATEGORY_NAMES,
+    KWARG_NAMES,
+    REGISTRY,
+    ROLES,
+    Checker,
+    KwargError,
+    Param,
+    clean_kwargs,
+    resolve_args,
+)
 from indicifeval.checkers.rules import SUBSETS, Draw, Rules, ScoringMode, TextView, get_rules
 
 INSTRUCTION_IDS: tuple[str, ...] = tuple(sorted(REGISTRY))
 
 __all__ = [
+    "CATEGORY_NAMES",
     "INSTRUCTION_IDS",
     "KWARG_NAMES",
     "REGISTRY",
+    "ROLES",
     "SUBSETS",
     "Checker",
+    "DescriptionError",
     "Draw",
     "KwargError",
+    "Param",
     "Rules",
     "ScoringMode",
     "TextView",
+    "categories",
+    "category_of",
     "clean_kwargs",
+    "compatible",
+    "conflicts",
+    "copied_kwargs",
     "get_rules",
+    "kwarg_role",
+    "lexical_kwargs",
+    "render_description",
     "resolve_args",
+    "sample_kwargs",
 ]

@@ -11,6 +11,8 @@ from indicifeval.text.words import words
     "change_case:capital_word_frequency",
     Param("capital_frequency", "int", paper_default=int_default("capital_frequency", 1, 20)),
     Param("capital_relation", "relation", paper_default=relation_default("capital_relation")),
+    category="English", table_row=1,
+    conflicts=("change_case:english_capital", "change_case:english_lowercase"),
 )
 def capital_word_frequency(view: TextView, args: dict, rules: Rules):
     if rules.indic_fixed:
@@ -33,11 +35,11 @@ def _english_case(view: TextView, rules: Rules, cased: bool, what: str):
     return lang == "en", f"all {what}; detected {lang}, needed en"
 
 
-@checker("change_case:english_capital")
+@checker("change_case:english_capital", category="English", table_row=2)
 def english_capital(view: TextView, args: dict, rules: Rules):
     return _english_case(view, rules, view.text.isupper(), "capitals")
 
 
-@checker("change_case:english_lowercase")
+@checker("change_case:english_lowercase", category="English", table_row=3, conflicts=("change_case:english_capital",))
 def english_lowercase(view: TextView, args: dict, rules: Rules):
     return _english_case(view, rules, view.text.islower(), "lower case")

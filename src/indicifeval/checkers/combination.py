@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from indicifeval.checkers.registry import Param, checker
+from indicifeval.checkers.registry import Param, all_but, checker
 from indicifeval.checkers.rules import Rules, TextView
 from indicifeval.text.normalize import collapse
 
 
-@checker("combination:two_responses")
+@checker(
+    "combination:two_responses",
+    category="Format", table_row=17,
+    conflicts=all_but("keywords:existence", "keywords:forbidden_words", "language:response_language",
+                      "detectable_format:title", "punctuation:no_comma"),
+)
 def two_responses(view: TextView, args: dict, rules: Rules):
     pieces = view.text.split("******")
     valid = []
@@ -24,7 +29,12 @@ def two_responses(view: TextView, args: dict, rules: Rules):
     return True, "2 different responses"
 
 
-@checker("combination:repeat_prompt", Param("prompt_to_repeat", "str"))
+@checker(
+    "combination:repeat_prompt",
+    Param("prompt_to_repeat", "str", role="copy_of_prompt", copy_of="request"),
+    category="Keyword", table_row=4,
+    conflicts=all_but("keywords:existence", "detectable_format:title", "punctuation:no_comma"),
+)
 def repeat_prompt(view: TextView, args: dict, rules: Rules):
     wanted = args["prompt_to_repeat"]
     if not wanted:

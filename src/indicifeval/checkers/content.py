@@ -37,6 +37,7 @@ def count_placeholders(text: str) -> int:
 @checker(
     "detectable_content:number_placeholders",
     Param("num_placeholders", "int", paper_default=int_default("num_placeholders", 1, 4)),
+    category="Format", table_row=18,
 )
 def number_placeholders(view: TextView, args: dict, rules: Rules):
     n = count_placeholders(view.text)
@@ -86,7 +87,9 @@ def _fixed_postscript(marker: str) -> regex.Pattern:
 
 @checker(
     "detectable_content:postscript",
-    Param("postscript_marker", "str", paper_default=lambda d, p: d.choice("postscript_marker", p.default_postscript_markers)),
+    Param("postscript_marker", "str", role="lexical",
+          paper_default=lambda d, p: d.choice("postscript_marker", p.default_postscript_markers)),
+    category="Keyword", table_row=5,
 )
 def postscript(view: TextView, args: dict, rules: Rules):
     marker = args["postscript_marker"]

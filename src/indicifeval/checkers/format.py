@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import regex
 
-from indicifeval.checkers.registry import Param, checker, int_default
+from indicifeval.checkers.registry import Param, all_but, checker, int_default
 from indicifeval.checkers.rules import Rules, TextView
 from indicifeval.text.normalize import collapse
 
@@ -35,6 +35,7 @@ def count_bullets(pattern: re.Pattern, marker: str, text: str) -> int:
 @checker(
     "detectable_format:number_bullet_lists",
     Param("num_bullets", "int", paper_default=int_default("num_bullets", 1, 5)),
+    category="Format", table_row=20,
 )
 def number_bullet_lists(view: TextView, args: dict, rules: Rules):
     n = count_bullets(_STAR_BULLET, "*", view.text) + count_bullets(_DASH_BULLET, "-", view.text)
@@ -43,7 +44,7 @@ def number_bullet_lists(view: TextView, args: dict, rules: Rules):
     return n == args["num_bullets"], f"{n} bullet points, needed exactly {args['num_bullets']}"
 
 
-@checker("detectable_format:constrained_response")
+@checker("detectable_format:constrained_response", category="Keyword", table_row=6, conflicts=all_but())
 def constrained_response(view: TextView, args: dict, rules: Rules):
     options = rules.constrained_responses
     if rules.indic_fixed:
@@ -63,6 +64,7 @@ _DOUBLE_HIGHLIGHT = re.compile(r"\*\*[^\n\*]*\*\*")
 @checker(
     "detectable_format:number_highlighted_sections",
     Param("num_highlights", "int", paper_default=int_default("num_highlights", 1, 4)),
+    category="Format", table_row=21,
 )
 def number_highlighted_sections(view: TextView, args: dict, rules: Rules):
     n = sum(1 for h in _SINGLE_HIGHLIGHT.findall(view.text) if h.strip("*").strip())
@@ -85,8 +87,11 @@ def _section_pattern(splitter: str, mode: str) -> re.Pattern | regex.Pattern:
 
 @checker(
     "detectable_format:multiple_sections",
-    Param("section_spliter", "str", paper_default=lambda d, p: d.choice("section_spliter", p.default_section_splitters)),
+    Param("section_spliter", "str", role="lexical",
+          paper_default=lambda d, p: d.choice("section_spliter", p.default_section_splitters)),
     Param("num_sections", "int", paper_default=int_default("num_sections", 1, 5)),
+    category="Keyword", table_row=7,
+    conflicts=("detectable_format:number_highlighted_sections",),
 )
 def multiple_sections(view: TextView, args: dict, rules: Rules):
     splitter = args["section_spliter"]
@@ -98,7 +103,11 @@ def multiple_sections(view: TextView, args: dict, rules: Rules):
     return n >= needed, f"{n} sections marked {splitter!r} + number, needed at least {needed}"
 
 
-@checker("detectable_format:json_format")
+@checker(
+    "detectable_format:json_format",
+    category="Format", table_row=19,
+    conflicts=all_but("keywords:existence", "keywords:forbidden_words"),
+)
 def json_format(view: TextView, args: dict, rules: Rules):
     value = (
         view.text.strip()
@@ -133,7 +142,7 @@ def titles(text: str):
         i = text.find("<<", line_end)
 
 
-@checker("detectable_format:title")
+@checker("detectable_format:title", category="Keyword", table_row=8)
 def title(view: TextView, args: dict, rules: Rules):
     for t in titles(view.text):
         if t.lstrip("<").rstrip(">").strip():

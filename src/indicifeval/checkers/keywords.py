@@ -15,7 +15,8 @@ def _default_keywords(k: int):
 
 @checker(
     "keywords:existence",
-    Param("keywords", "strlist", paper_default=_default_keywords(2)),
+    Param("keywords", "strlist", role="lexical", paper_default=_default_keywords(2)),
+    category="Keyword", table_row=9,
     paper_fixup=lambda args, draw, rules: {**args, "keywords": sorted(args["keywords"])},
 )
 def existence(view: TextView, args: dict, rules: Rules):
@@ -27,9 +28,10 @@ def existence(view: TextView, args: dict, rules: Rules):
 
 @checker(
     "keywords:frequency",
-    Param("keyword", "str", paper_default=lambda draw, p: draw.choice("keyword", p.default_keywords)),
+    Param("keyword", "str", role="lexical", paper_default=lambda draw, p: draw.choice("keyword", p.default_keywords)),
     Param("frequency", "int", paper_default=int_default("frequency", 1, 3)),
     Param("relation", "relation", paper_default=relation_default("relation")),
+    category="Keyword", table_row=11,
 )
 def frequency(view: TextView, args: dict, rules: Rules):
     n = rules.keyword_count(view, args["keyword"])
@@ -39,7 +41,8 @@ def frequency(view: TextView, args: dict, rules: Rules):
 
 @checker(
     "keywords:forbidden_words",
-    Param("forbidden_words", "strlist", paper_default=_default_keywords(2)),
+    Param("forbidden_words", "strlist", role="lexical", paper_default=_default_keywords(2)),
+    category="Keyword", table_row=10,
     paper_fixup=lambda args, draw, rules: {**args, "forbidden_words": sorted(set(args["forbidden_words"]))},
 )
 def forbidden_words(view: TextView, args: dict, rules: Rules):
@@ -52,18 +55,26 @@ def forbidden_words(view: TextView, args: dict, rules: Rules):
 def _letter_fixup(args: dict, draw: Draw, rules: Rules) -> dict:
     # The authors accept only a-z and otherwise draw a random ASCII letter. English keeps the
     # literal character, as the official IFEval reference verdicts do (see docs/scoring.md).
-    letter = args.get("letter")
-    valid = bool(letter) and len(letter) == 1 and "a" <= letter.lower() <= "z"
-    if not valid and not (rules.ifeval and letter and len(letter) == 1):
+    letter: str = args.get("letter") or ""
+    valid = len(letter) == 1 and "a" <= letter.lower() <= "z"
+    if not valid and not (rules.ifeval and len(letter) == 1):
         letter = draw.choice("letter", "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
     return {**args, "letter": letter.lower()}
 
 
+def _sample_letter(rng, profile, drawn):
+    # From the profile's alphabet (the authors' letter mapping was made by hand, outside the repo).
+    if not profile.default_letters:
+        raise ValueError(f"profile {profile.code} lists no letters to draw from (defaults.letters)")
+    return rng.choice(profile.default_letters)
+
+
 @checker(
     "keywords:letter_frequency",
-    Param("letter", "str"),
+    Param("letter", "str", role="letter", sample=_sample_letter),
     Param("let_frequency", "int", paper_default=int_default("let_frequency", 1, 10)),
     Param("let_relation", "relation", paper_default=relation_default("let_relation")),
+    category="Keyword", table_row=15,
     paper_fixup=_letter_fixup,
 )
 def letter_frequency(view: TextView, args: dict, rules: Rules):

@@ -14,6 +14,7 @@ from indicifeval.text.paragraphs import leading_words
     "length_constraints:number_sentences",
     Param("num_sentences", "int", paper_default=int_default("num_sentences", 1, 20)),
     Param("relation", "relation", paper_default=relation_default("relation")),
+    category="Length", table_row=23,
 )
 def number_sentences(view: TextView, args: dict, rules: Rules):
     return counted(view.sentence_count, "sentences", args["relation"], args["num_sentences"])
@@ -21,8 +22,11 @@ def number_sentences(view: TextView, args: dict, rules: Rules):
 
 @checker(
     "length_constraints:number_words",
-    Param("num_words", "int", paper_default=int_default("num_words", 100, 500)),
+    # generation: IFEval's 100-500, in the round steps its prompts use
+    Param("num_words", "int", paper_default=int_default("num_words", 100, 500),
+          sample=lambda rng, p, drawn: rng.randrange(100, 501, 50)),
     Param("relation", "relation", paper_default=relation_default("relation")),
+    category="Length", table_row=24,
 )
 def number_words(view: TextView, args: dict, rules: Rules):
     return counted(view.word_count, "words", args["relation"], args["num_words"])
@@ -34,6 +38,8 @@ _DIVIDER = re.compile(r"\s?\*\*\*\s?")
 @checker(
     "length_constraints:number_paragraphs",
     Param("num_paragraphs", "int", paper_default=int_default("num_paragraphs", 1, 5)),
+    category="Length", table_row=22,
+    conflicts=("length_constraints:nth_paragraph_first_word", "length_constraints:number_sentences"),
 )
 def number_paragraphs(view: TextView, args: dict, rules: Rules):
     # Paragraphs are separated by the markdown divider ***, as every prompt of this id says.
@@ -64,8 +70,11 @@ _STOP_CHARS = {stops: re.compile("[" + re.escape("".join(sorted(stops))) + "]")
 @checker(
     "length_constraints:nth_paragraph_first_word",
     Param("num_paragraphs", "int", required=False, paper_default=int_default("num_paragraphs", 1, 5)),
-    Param("nth_paragraph", "int"),
-    Param("first_word", "str", paper_default=lambda draw, p: draw.choice("first_word", p.default_keywords)),
+    # generation keeps the paragraph inside the count (IFEval's own draw may pass it by one)
+    Param("nth_paragraph", "int", sample=lambda rng, p, drawn: rng.randint(1, drawn.get("num_paragraphs") or 1)),
+    Param("first_word", "str", role="lexical",
+          paper_default=lambda draw, p: draw.choice("first_word", p.default_keywords)),
+    category="Keyword", table_row=12,
     paper_fixup=_nth_fixup,
 )
 def nth_paragraph_first_word(view: TextView, args: dict, rules: Rules):

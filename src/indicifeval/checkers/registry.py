@@ -1,11 +1,18 @@
 """The instruction registry: ``@checker`` registers a check function under its IFEval id,
-with the kwargs it takes. Argument validation and resolution live here, once, for all."""
+with the kwargs it takes. Argument validation and resolution live here, once, for all.
+
+The registration also carries what building datasets needs about the instruction, so that it
+cannot drift from the check: its paper category, each kwarg's role in a translation plan, how
+to draw kwargs for a new prompt, and which instructions it cannot be asked together with
+(queried through ``checkers.instructions``)."""
 
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Literal, get_args
 
 from indicifeval.checkers.rules import Draw, Rules, TextView
 from indicifeval.languages import LanguageProfile, world_languages
@@ -13,6 +20,18 @@ from indicifeval.languages import LanguageProfile, world_languages
 Verdict = tuple[bool, str]
 CheckFn = Callable[[TextView, dict, Rules], Verdict]
 Kind = Literal["int", "str", "strlist", "relation", "language"]
+# What a translation plan does with a kwarg's value:
+#   lexical        translate as a phrase (or keep verbatim when the row's resp_lang is not "src")
+#   letter         one letter of the target profile's alphabet (defaults.letters)
+#   copy_of_prompt must equal a piece of the translated prompt (see Param.copy_of)
+#   number, relation, language_code: carried over unchanged
+Role = Literal["lexical", "letter", "copy_of_prompt", "number", "relation", "language_code"]
+ROLES: tuple[str, ...] = get_args(Role)
+_ROLE_OF_KIND = {"int": "number", "relation": "relation", "language": "language_code"}
+# The paper's five categories (Table 3), in its order.
+CATEGORY_NAMES = ("English", "Keyword", "Format", "Length", "Language")
+# (seeded rng, language profile, the kwargs drawn so far) -> a value
+Sampler = Callable[[random.Random, LanguageProfile, dict], Any]
 
 RELATIONS = ("less than", "at least", "exactly")
 PAPER_RELATIONS = ("less than", "at least")
@@ -34,6 +53,28 @@ class KwargError(ValueError):
         self.field = field_name
 
 
+class _RngDraw:
+    """``Draw``'s interface over one seeded ``random.Random``, so that generation draws from
+    the same ranges as the paper defaults (IFEval's) without repeating them."""
+
+    def __init__(self, rng: random.Random):
+        self._rng = rng
+
+    def choice(self, name: str, options):
+        return self._rng.choice(list(options))
+
+    def randint(self, name: str, lo: int, hi: int) -> int:
+        return self._rng.randint(lo, hi)
+
+    def sample(self, name: str, options, k: int) -> list:
+        options = list(options)
+        return self._rng.sample(options, min(k, len(options)))
+
+
+def _sample_like(paper_default: Callable[[Draw, LanguageProfile], Any]) -> Sampler:
+    return lambda rng, profile, drawn: paper_default(_RngDraw(rng), profile)  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
 class Param:
     name: str
@@ -41,6 +82,44 @@ class Param:
     required: bool = True
     # The authors' random default when the value is missing (paper mode only).
     paper_default: Callable[[Draw, LanguageProfile], Any] | None = None
+    # Its role in a translation plan; numbers, relations and language codes get theirs by kind.
+    role: Role | None = None
+    # Text a Trans pipeline must translate or protect; by default the lexical and letter roles.
+    lexical: bool | None = None
+    # For copy_of_prompt: "request", the whole request (the description refers to it, never
+    # quotes it), or "phrase", a phrase the description itself quotes (so the prompt has it).
+    copy_of: Literal["request", "phrase"] | None = None
+    # How generation draws a value; by default as the paper default does (IFEval's range).
+    sample: Sampler | None = None
+
+    def __post_init__(self):
+        role = self.role or _ROLE_OF_KIND.get(self.kind)
+        if role not in ROLES:
+            raise ValueError(f"kwarg {self.name!r}: declare its role, one of {', '.join(ROLES)}")
+        object.__setattr__(self, "role", role)
+        if self.lexical is None:
+            object.__setattr__(self, "lexical", role in ("lexical", "letter"))
+        if (role == "copy_of_prompt") != (self.copy_of is not None):
+            raise ValueError(f"kwarg {self.name!r}: copy_of goes with the copy_of_prompt role, and only with it")
+        if self.sample is None and self.paper_default is not None:
+            object.__setattr__(self, "sample", _sample_like(self.paper_default))
+
+    @property
+    def shown(self) -> bool:
+        """Whether an instruction description names the value (the request to repeat is the
+        prompt itself, so it is not)."""
+        return self.copy_of != "request"
+
+
+@dataclass(frozen=True)
+class AllBut:
+    """A conflict set written as IFEval writes its widest ones: every instruction but these."""
+
+    ids: frozenset[str] = frozenset()
+
+
+def all_but(*ids: str) -> AllBut:
+    return AllBut(frozenset(ids))
 
 
 @dataclass(frozen=True)
@@ -50,24 +129,45 @@ class Checker:
     params: tuple[Param, ...] = ()
     # Paper-mode adjustments after defaults (e.g. the letter rule); gets and returns args.
     paper_fixup: Callable[[dict, Draw, Rules], dict] | None = None
+    category: str = ""  # the paper's Table 3
+    table_row: int = 0  # its row in Table 3, which lists the ids in this order
+    # Instructions it cannot sensibly be asked with (made symmetric by checkers.instructions).
+    conflicts: tuple[str, ...] | AllBut = ()
     param_names: frozenset[str] = field(init=False)
 
     def __post_init__(self):
         object.__setattr__(self, "param_names", frozenset(p.name for p in self.params))
+        if self.category not in CATEGORY_NAMES:
+            raise ValueError(f"{self.id}: category must be one of {', '.join(CATEGORY_NAMES)}, got {self.category!r}")
 
     @property
     def family(self) -> str:
         return self.id.split(":", 1)[0]
 
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KwargError(name, f"{self.id} takes no kwarg {name!r}")
+
 
 REGISTRY: dict[str, Checker] = {}
 
 
-def checker(instruction_id: str, *params: Param, paper_fixup=None) -> Callable[[CheckFn], CheckFn]:
+def checker(
+    instruction_id: str,
+    *params: Param,
+    category: str,
+    table_row: int,
+    conflicts: tuple[str, ...] | AllBut = (),
+    paper_fixup=None,
+) -> Callable[[CheckFn], CheckFn]:
     def register(fn: CheckFn) -> CheckFn:
         if instruction_id in REGISTRY:
             raise RuntimeError(f"instruction {instruction_id} registered twice")
-        REGISTRY[instruction_id] = Checker(instruction_id, fn, tuple(params), paper_fixup)
+        REGISTRY[instruction_id] = Checker(
+            instruction_id, fn, tuple(params), paper_fixup, category, table_row, conflicts
+        )
         return fn
 
     return register
@@ -149,7 +249,7 @@ def _resolve_paper(spec: Checker, kwargs: dict, rules: Rules, draw: Draw) -> dic
         value = given.get(p.name)
         if isinstance(value, str):
             value = value.strip()
-        if p.kind == "int" and value is not None and value < 0:
+        if p.kind == "int" and isinstance(value, int) and value < 0:
             value = None
         if value is None and p.paper_default is not None:
             value = p.paper_default(draw, rules.profile)

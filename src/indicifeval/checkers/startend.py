@@ -9,7 +9,10 @@ from indicifeval.text.normalize import collapse
 
 @checker(
     "startend:end_checker",
-    Param("end_phrase", "str", paper_default=lambda d, p: d.choice("end_phrase", p.default_end_phrases)),
+    # a phrase the prompt quotes: translated once, then the kwarg is what the prompt shows
+    Param("end_phrase", "str", role="copy_of_prompt", copy_of="phrase", lexical=True,
+          paper_default=lambda d, p: d.choice("end_phrase", p.default_end_phrases)),
+    category="Keyword", table_row=14,
 )
 def end_checker(view: TextView, args: dict, rules: Rules):
     phrase = args["end_phrase"]
@@ -24,7 +27,7 @@ def end_checker(view: TextView, args: dict, rules: Rules):
     return ok, (f"ends with {phrase!r}" if ok else f"ends with …{tail!r}, needed {phrase!r}")
 
 
-@checker("startend:quotation")
+@checker("startend:quotation", category="Keyword", table_row=16, conflicts=("detectable_format:title",))
 def quotation(view: TextView, args: dict, rules: Rules):
     text = view.text.strip()
     pairs = rules.profile.quote_pairs if rules.indic_fixed else (('"', '"'),)

@@ -13,7 +13,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_parser(sub, "build", help="build datasets for a language (stage by stage, resumable)",
                    description="Build IndicIFEval-style datasets in a build folder, one stage at a time; each "
                    "stage records what it was made from and resumes when run again the same way.")
-    verbs = p.add_subparsers(dest="build_command", required=True, metavar="VERB")
+    verbs = p.add_subparsers(dest="build_command", required=True, metavar="VERB", help="what to do")
     status = verbs.add_parser("status", help="the stage table of a build folder", formatter_class=HelpFormatter,
                               description="Each stage: its status (running, complete, failed, stale), counts, "
                               "times and parameters.")

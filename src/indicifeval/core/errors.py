@@ -57,7 +57,7 @@ class Source:
     """Where a record came from: a file and its line (or row) number."""
 
     file: str
-    line: int
+    line: int | None
 
     def error(self, message: str, field: str | None = None) -> InputError:
         return InputError(message, self.file, self.line, field)

@@ -35,7 +35,9 @@ def sniff(path: Path) -> bytes:
 def _open_bytes(path: Path) -> IO[bytes]:
     with path.open("rb") as fh:
         magic = fh.read(2)
-    return gzip.open(path, "rb") if magic == GZIP_MAGIC else path.open("rb")
+    if magic == GZIP_MAGIC:
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return path.open("rb")
 
 
 def _looks_utf16(head: bytes) -> bool:

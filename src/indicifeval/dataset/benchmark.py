@@ -115,7 +115,8 @@ def select(rows: list[Row], subsets: Iterable[str] | None = None, languages: Ite
     wanted_tags = set(tags or ())
     wanted_subsets = None if subsets is None else set(subsets)
     wanted_langs = None if languages is None else set(languages)
-    out, per_split = [], {}
+    out: list[Row] = []
+    per_split: dict[tuple[str, str], int] = {}
     for row in rows:
         if wanted_subsets is not None and row.subset not in wanted_subsets:
             continue

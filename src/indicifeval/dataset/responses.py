@@ -41,9 +41,8 @@ class Responses:
 
     def lookup(self, row: Row) -> str | None:
         """The row's response, or None when there is none (or it is recorded as missing)."""
-        k = str(row.key)
-        for table, name in ((self.by_uid, row.id), (self.by_key, k), (self.by_prompt, row.prompt)):
-            value = table.get(name, _MISSING)  # type: ignore[call-overload]
+        for value in (self.by_uid.get(row.id, _MISSING), self.by_key.get(str(row.key), _MISSING),
+                      self.by_prompt.get(row.prompt, _MISSING)):
             if value is not _MISSING:
                 return value  # type: ignore[return-value]
         return None

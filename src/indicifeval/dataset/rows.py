@@ -149,7 +149,7 @@ def load_rows(
     if isinstance(data, list) and data and all(isinstance(r, Row) for r in data):
         return list(data)
     rows = [parse_row(record, source, language, subset, layout, defaults)
-            for source, record, layout in _records(data, splits)]
+            for source, record, layout in _records(data, splits)]  # type: ignore[arg-type]
     if not rows:
         raise InputError("no rows", str(data) if isinstance(data, (str, Path)) else None)
     return check_unique(rows)

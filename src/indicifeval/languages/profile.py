@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 from indicifeval.core.errors import IndicIFEvalError
+
 
 class UnknownLanguageError(IndicIFEvalError, KeyError):
     """Raised for a language code that has no profile."""
@@ -29,6 +30,22 @@ class PaperQuirks:
     ground_first_word_strips_star: bool
     word_tokenizer: Literal["indic", "urdu", "ifeval"]
     langdetect_code: str | None
+
+
+@dataclass(frozen=True)
+class InstructionTexts:
+    """How a prompt in this language words each instruction (``instructions`` in the JSON),
+    for generating prompts: one template per instruction id, or several where optional kwargs
+    may be absent; placeholders are the kwarg names (``{num_words}``). ``{relation} {n}`` is
+    one unit: the relation's rendering is a pattern around the number, since "less than 5"
+    is "5 से कम" in Hindi."""
+
+    status: str  # e.g. "draft, needs native-speaker review"
+    relations: dict[str, str]  # "less than" -> "{n} से कम"
+    list_quote: tuple[str, str]  # around each item of a listed kwarg (keywords)
+    list_separator: str
+    list_last_separator: str  # before the last item: " और "
+    templates: dict[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
@@ -51,6 +68,11 @@ class LanguageProfile:
     paper: PaperQuirks | None = None
     distinctive_letters: str = ""  # letters no other language of the same script uses
     subsets: tuple[str, ...] | None = None  # for a language the benchmark file does not list
+    # Generation side (scoring needs neither): letters to draw a letter_frequency letter from,
+    # and the instruction descriptions.
+    default_letters: tuple[str, ...] = ()
+    instruction_texts: InstructionTexts | None = field(default=None, hash=False, compare=False)
+    source: str = field(default="", hash=False, compare=False)  # the JSON file it was read from
 
     @property
     def is_indic(self) -> bool:
@@ -61,7 +83,21 @@ class LanguageProfile:
         return self.language_names.get(code) or language_name(code)
 
 
-def _profile_from_json(data: dict) -> LanguageProfile:
+def _texts_from_json(data: dict | None) -> InstructionTexts | None:
+    if data is None:
+        return None
+    lists = data["lists"]
+    return InstructionTexts(
+        status=data["status"],
+        relations=dict(data["relations"]),
+        list_quote=(lists["quote"][0], lists["quote"][1]),
+        list_separator=lists["separator"],
+        list_last_separator=lists["last_separator"],
+        templates={iid: (t,) if isinstance(t, str) else tuple(t) for iid, t in data["templates"].items()},
+    )
+
+
+def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
     paper = data["paper"]
     defaults = data["defaults"]
     return LanguageProfile(
@@ -82,6 +118,9 @@ def _profile_from_json(data: dict) -> LanguageProfile:
         default_keywords=tuple(defaults["keywords"]),
         distinctive_letters=data.get("distinctive_letters", ""),
         subsets=tuple(data["subsets"]) if data.get("subsets") else None,
+        default_letters=tuple(defaults.get("letters", "")),
+        instruction_texts=_texts_from_json(data.get("instructions")),
+        source=source,
         paper=PaperQuirks(
             constrained_responses_trans=tuple(paper["constrained_responses_trans"]),
             constrained_responses_ground=tuple(paper["constrained_responses_ground"]),
@@ -109,14 +148,14 @@ def _profile_folders() -> list:
     return folders
 
 
-@lru_cache(maxsize=None)
+@cache
 def _all_profiles() -> dict[str, LanguageProfile]:
     profiles = {}
     for folder in _profile_folders():
         for entry in sorted(folder.iterdir(), key=lambda p: p.name):
             if entry.name.endswith(".json"):
                 try:
-                    profile = _profile_from_json(json.loads(entry.read_text(encoding="utf-8")))
+                    profile = _profile_from_json(json.loads(entry.read_text(encoding="utf-8")), str(entry))
                 except (KeyError, TypeError, ValueError) as exc:
                     raise ValueError(f"bad language profile {entry}: {exc!r}") from None
                 profiles[profile.code] = profile
@@ -148,7 +187,7 @@ def get_profile(code: str) -> LanguageProfile:
         raise UnknownLanguageError(f"unknown language {code!r}; known: {known}") from None
 
 
-@lru_cache(maxsize=None)
+@cache
 def world_languages() -> dict[str, dict]:
     """Every identifiable language: the profiled ones plus those in world.json."""
     table = {k: v for k, v in _read_json("world.json").items() if not k.startswith("_")}
@@ -164,14 +203,14 @@ def language_name(code: str) -> str:
     return entry["name"] if entry else code
 
 
-@lru_cache(maxsize=None)
+@cache
 def script_fallbacks() -> dict[str, str]:
     """Script -> the language identification falls back to inside that script."""
     table = _read_json("scripts.json")
     return {code: info["fallback"] for code, info in table.items() if not code.startswith("_") and "fallback" in info}
 
 
-@lru_cache(maxsize=None)
+@cache
 def script_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
     table = _read_json("scripts.json")
     return {

@@ -129,10 +129,15 @@ def write_task_folder(
     return dest
 
 
+def _not_in_groups() -> set[str]:
+    """Languages that are not part of the Indic groups (English: the reference language)."""
+    return set(composition().languages) - set(composition().indic)
+
+
 def _stage_tasks(staged: StagedFiles, data_files: Mapping[tuple[str, str], Sequence[str]] | None,
                  packaged: bool) -> list[str]:
     local = data_files is not None
-    tasks: dict[str, list[str]] = {}
+    tasks: dict[str, list[str]] = {}  # subset -> its languages
     for subset, languages in task_languages().items():
         for language in languages:
             if data_files is not None and (subset, language) not in data_files:
@@ -147,8 +152,8 @@ def _stage_tasks(staged: StagedFiles, data_files: Mapping[tuple[str, str], Seque
     if not packaged:
         staged.write_text(MARKER, "written by `indicifeval lm-eval-path`; rewritten on every call\n")
     groups = []
-    for subset, languages in tasks.items():
-        members = [task_name(subset, lang) for lang in languages if lang != "en"]
+    for subset, written in tasks.items():
+        members = [task_name(subset, lang) for lang in written if lang not in _not_in_groups()]
         if not members:
             continue
         what = {"trans": "translated (Trans)", "ground": "native (Ground)"}[subset]

@@ -22,7 +22,7 @@ class _Record:
         return {"format_version": BUILD_FORMAT, **asdict(self)}  # type: ignore[call-overload]
 
     @classmethod
-    def from_json(cls, data: dict):  # type: ignore[no-untyped-def]
+    def from_json(cls, data: dict) -> Any:
         known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
         return cls(**{k: v for k, v in data.items() if k in known})
 

@@ -73,7 +73,7 @@ def _run_stats(rows: list[Row], generations: dict[str, dict], manifest: dict, fa
     truncated: Counter[str] = Counter()
     generated: Counter[str] = Counter()
     unterminated = capped = 0
-    usage: Counter[str] = Counter()
+    usage: dict[str, float] = {}
     wanted = {str(r.id) for r in rows}
     for uid, g in generations.items():
         if uid not in wanted or g.get("error"):
@@ -84,7 +84,7 @@ def _run_stats(rows: list[Row], generations: dict[str, dict], manifest: dict, fa
         capped += g.get("capped_from_chars") is not None
         for k, v in (g.get("usage") or {}).items():
             if isinstance(v, (int, float)) and not isinstance(v, bool):
-                usage[k] += v
+                usage[k] = usage.get(k, 0) + v
     generation = manifest.get("generation") or {}
     return {
         "model": generation.get("model"),

@@ -46,7 +46,10 @@ class Plan:
 
 def plan(jobs: Sequence[Job], latest: dict[str, dict]) -> Plan:
     """What is done and what is left, given the latest record of each uid."""
-    done, changed, failed, todo = [], [], [], []
+    done: list[str] = []
+    changed: list[str] = []
+    failed: list[str] = []
+    todo: list[Job] = []
     for job in jobs:
         record = latest.get(job.uid)
         generation = Generation.from_json(record) if record is not None else None

@@ -59,12 +59,12 @@ def score_rows(
     # Resolve every row's arguments first: a kwarg error stops the run before any work is done.
     jobs = [(row, response, resolve_row(row, ScoringMode(mode))) for row, response in pairs]
     if workers <= 1 or len(jobs) < 200:
-        out = []
+        serial = []
         for row, response, args in jobs:
-            out.append(score_row(row, response, mode, args))
+            serial.append(score_row(row, response, mode, args))
             if on_progress:
                 on_progress(1)
-        return out
+        return serial
     for rules in {get_rules(row.language, row.subset, mode) for row, _ in pairs}:
         rules.warm_up()  # load models once here; forked workers inherit them
     n_chunks = min(len(jobs), workers * 8)

@@ -49,7 +49,7 @@ def dumps_line(record: dict) -> str:
 def write_score_folder(result: ScoreResult, out: str | Path, overwrite: bool = False) -> Path:
     old = claim(out, "score", overwrite)
     folder = prepare(out)
-    manifest = {
+    manifest: dict[str, Any] = {
         "tool": "score",
         "format_version": FORMAT_VERSION,
         "indicifeval_version": __version__,

@@ -84,7 +84,6 @@ class _Model:
         from langdetect.utils.ngram import NGram
         from langdetect.utils.unicode_block import unicode_block
 
-        self.factory = factory
         self.langlist = list(factory.langlist)
         self.vectors = factory.word_lang_prob_map  # n-gram -> per-language probabilities
         self.n_langs = len(self.langlist)
@@ -231,11 +230,6 @@ class _Model:
 
 _lock = threading.Lock()
 _model_instance: _Model | None = None
-
-
-def factory():
-    """langdetect's DetectorFactory with the bundled profiles and seed 0 (loaded once)."""
-    return _model().factory
 
 
 def _model() -> _Model:

@@ -312,7 +312,7 @@ def _tokenize_batch(sentences: list[str]) -> list[list[str]]:
     everything = "".join(sentences)
     separator = next((c for c in _SEPARATORS if c not in everything), None)
     patterns = None if separator is None else _batch_patterns(separator)
-    if patterns is None:  # every separator occurs (or an unknown NLTK): sentence by sentence
+    if separator is None or patterns is None:  # every separator occurs (or an unknown NLTK): one by one
         tokenizer = _word_tokenizer()
         return [tokenizer.tokenize(s) for s in sentences]
     before, after, contractions2, contractions3 = patterns

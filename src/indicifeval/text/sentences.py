@@ -120,7 +120,8 @@ def split_sentences(text: str, terminators: tuple[str, ...], abbreviations: froz
                 if space is not None:
                     stripped = space.end(1)
                 elif stripped < 0:
-                    stripped = _OPENERS.match(block, 0, dot).end()
+                    opened = _OPENERS.match(block, 0, dot)  # matches the empty string at worst
+                    stripped = opened.end() if opened else 0
                 scanned = dot
                 word = block[stripped:dot]
                 ends = stops.get(word)

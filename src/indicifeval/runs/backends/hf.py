@@ -77,7 +77,7 @@ class HFBackend:
             device_map = "auto"  # spread a large model over every visible GPU
             model_kwargs["device_map"] = device_map
         try:
-            loaded = AutoModelForCausalLM.from_pretrained(model, **model_kwargs)
+            loaded: Any = AutoModelForCausalLM.from_pretrained(model, **model_kwargs)
         except (OSError, ValueError) as exc:
             raise BackendError(f"cannot load the model {model!r}: {exc}") from None
         if device_map is None:
@@ -106,7 +106,7 @@ class HFBackend:
     def render_prompt(self, messages: list[dict], settings: SamplingSettings | None = None) -> str:
         """The prompt text the model sees: its chat template with the generation prompt."""
         extra = (settings or SamplingSettings()).chat_template_kwargs
-        return self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False, **extra)
+        return str(self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False, **extra))
 
     def _generation_kwargs(self, settings: SamplingSettings) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
@@ -166,7 +166,7 @@ class HFBackend:
         else:
             produced = tokens[: stop + 1]  # counts the EOS, as vLLM and servers do
             finish = "stop"
-        text = self.tokenizer.decode(produced, skip_special_tokens=True)
+        text = str(self.tokenizer.decode(produced, skip_special_tokens=True))
         return GenerationResult(
             uid,
             text,

@@ -73,7 +73,7 @@ def _text_of(content: Any) -> str | None:
     if content is None or isinstance(content, str):
         return content
     if isinstance(content, list):
-        parts = [p.get("text") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
+        parts = [str(p["text"]) for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
         return "".join(parts) if parts else None
     return None
 
@@ -86,11 +86,11 @@ def parse_completion(uid: str, body: Any) -> GenerationResult:
     A body that is not a completion at all is retried at once (``_Retryable``)."""
     if not isinstance(body, dict) or not isinstance(body.get("choices"), list):
         raise _Retryable("the answer is not a chat completion (no 'choices')")
-    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+    usage: dict[str, Any] = body["usage"] if isinstance(body.get("usage"), dict) else {}
     if not body["choices"] or not isinstance(body["choices"][0], dict):
         return GenerationResult(uid, "", None, usage=usage, error="the server's answer has no choices")
-    choice = body["choices"][0]
-    message = choice.get("message") if isinstance(choice.get("message"), dict) else {}
+    choice: dict[str, Any] = body["choices"][0]
+    message: dict[str, Any] = choice["message"] if isinstance(choice.get("message"), dict) else {}
     finish = choice.get("finish_reason")
     finish = finish if isinstance(finish, str) else None
     content = _text_of(message.get("content"))

@@ -1,0 +1,103 @@
+"""The generation side of the registry, read from the ``@checker`` registrations: the paper
+category of an instruction, the roles of its kwargs in a translation plan, drawing kwargs for a
+new prompt, and which instructions cannot be asked together."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from functools import lru_cache
+
+from indicifeval.checkers.registry import CATEGORY_NAMES, REGISTRY, AllBut, Checker, Role
+from indicifeval.languages import LanguageProfile
+
+
+def _spec(instruction_id: str) -> Checker:
+    try:
+        return REGISTRY[instruction_id]
+    except KeyError:
+        raise KeyError(f"unknown instruction id {instruction_id!r}") from None
+
+
+# -- categories -----------------------------------------------------------------------------------
+def category_of(instruction_id: str) -> str:
+    return _spec(instruction_id).category
+
+
+def categories() -> dict[str, tuple[str, ...]]:
+    """The paper's Table 3: category -> ids, both in the table's order."""
+    ordered = sorted(REGISTRY.values(), key=lambda c: c.table_row)
+    table: dict[str, list[str]] = {name: [] for name in CATEGORY_NAMES}
+    for spec in ordered:
+        table[spec.category].append(spec.id)
+    return {name: tuple(ids) for name, ids in table.items() if ids}
+
+
+# -- kwargs for a translation plan --------------------------------------------------------------
+def kwarg_role(instruction_id: str, name: str) -> Role:
+    role = _spec(instruction_id).param(name).role
+    assert role is not None, "every kwarg is given a role when it is registered"
+    return role
+
+
+def lexical_kwargs(instruction_id: str) -> tuple[str, ...]:
+    """The kwargs whose values are text a Trans pipeline must translate or protect."""
+    return tuple(p.name for p in _spec(instruction_id).params if p.lexical)
+
+
+def copied_kwargs(instruction_id: str) -> dict[str, str]:
+    """kwarg -> what of the prompt it must equal: "request" (all of it) or "phrase" (a quoted part)."""
+    return {p.name: p.copy_of for p in _spec(instruction_id).params if p.copy_of is not None}
+
+
+# -- drawing kwargs -------------------------------------------------------------------------------
+def sample_kwargs(
+    instruction_id: str, rng: random.Random, profile: LanguageProfile, request: str | None = None
+) -> dict:
+    """Kwargs for a new prompt in ``profile``'s language, drawn from ``rng`` in the ranges IFEval
+    uses; the same seed gives the same kwargs. ``request``: the prompt a copy of the whole
+    request must equal (combination:repeat_prompt), required there."""
+    kwargs: dict = {}
+    for p in _spec(instruction_id).params:
+        if p.copy_of == "request":
+            if request is None:
+                raise ValueError(f"{instruction_id}: its {p.name} is the request itself; pass request=")
+            kwargs[p.name] = request
+        elif p.sample is not None:
+            kwargs[p.name] = p.sample(rng, profile, kwargs)
+        elif p.required:
+            raise AssertionError(f"{instruction_id}: required kwarg {p.name} has no sampler")
+    return kwargs
+
+
+# -- conflicts ------------------------------------------------------------------------------------
+@lru_cache(maxsize=4)
+def _conflict_table(ids: tuple[str, ...]) -> dict[str, frozenset[str]]:
+    """Each declared set (an "all but" set expanded), made symmetric, and every id with itself:
+    an instruction is asked at most once per prompt."""
+    table: dict[str, set[str]] = {iid: {iid} for iid in ids}
+    for iid in ids:
+        declared = REGISTRY[iid].conflicts
+        others = set(ids) - declared.ids if isinstance(declared, AllBut) else set(declared)
+        for other in others:
+            if other not in table:
+                raise KeyError(f"{iid} declares a conflict with unknown instruction {other!r}")
+            table[iid].add(other)
+            table[other].add(iid)
+    return {iid: frozenset(s) for iid, s in table.items()}
+
+
+def conflicts(instruction_id: str) -> frozenset[str]:
+    """The instructions that cannot sensibly be asked in one prompt with this one (itself included)."""
+    _spec(instruction_id)
+    return _conflict_table(tuple(REGISTRY))[instruction_id]
+
+
+def compatible(instruction_ids: Iterable[str]) -> bool:
+    """Whether these instructions can be asked together (no pair conflicts, none twice)."""
+    ids = list(instruction_ids)
+    for i, iid in enumerate(ids):
+        clashes = conflicts(iid)
+        if any(other in clashes for other in ids[i + 1 :]):
+            return False
+    return True

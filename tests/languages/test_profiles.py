@@ -1,0 +1,173 @@
+"""Every language profile, shipped or added in $INDICIFEVAL_PROFILE_PATH, has the keys the
+scorer and the generation side read, with the right types and consistent values."""
+
+import json
+import re
+import unicodedata
+
+import pytest
+
+from indicifeval.checkers import INSTRUCTION_IDS, REGISTRY
+from indicifeval.checkers.describe import placeholders
+from indicifeval.checkers.registry import RELATIONS
+from indicifeval.languages import get_profile, list_languages, reload_profiles, script_ranges, world_languages
+from indicifeval.languages.profile import PROFILE_PATH_ENV
+
+
+def _str(v):
+    return isinstance(v, str) and v != ""
+
+
+def _strs(v, nonempty=True):
+    return isinstance(v, list) and (v or not nonempty) and all(_str(x) for x in v)
+
+
+TOP = {
+    "code": _str, "name": _str, "native_name": _str, "script": _str,
+    "text_rules": lambda v: v in ("indic", "ifeval"),
+    "sentence_terminators": _strs, "abbreviations": lambda v: _strs(v, nonempty=False), "comma_chars": _strs,
+    "quote_pairs": lambda v: isinstance(v, list) and v and all(isinstance(p, list) and len(p) == 2 and all(map(_str, p))
+                                                            for p in v),
+    "constrained_responses": _strs,
+    "language_names": lambda v: isinstance(v, dict) and v and all(_str(k) and _str(x) for k, x in v.items()),
+    "defaults": lambda v: isinstance(v, dict), "paper": lambda v: isinstance(v, dict),
+    "instructions": lambda v: isinstance(v, dict),
+}
+OPTIONAL = {"distinctive_letters": _str, "subsets": _strs}
+DEFAULTS = {"end_phrases": _strs, "section_splitters": _strs, "postscript_markers": _strs, "keywords": _strs,
+            "letters": _str}
+PAPER = {
+    "constrained_responses_trans": _strs, "constrained_responses_ground": _strs,
+    "ground_first_word_strips_star": lambda v: isinstance(v, bool),
+    "word_tokenizer": lambda v: v in ("indic", "urdu", "ifeval"),
+    "langdetect_code": lambda v: v is None or _str(v),
+}
+INSTRUCTIONS = {
+    "status": _str,
+    "relations": lambda v: isinstance(v, dict) and set(v) == set(RELATIONS)
+    and all(_str(x) and x.count("{n}") == 1 for x in v.values()),
+    "lists": lambda v: isinstance(v, dict) and set(v) == {"quote", "separator", "last_separator"}
+    and _strs(v["quote"]) and len(v["quote"]) == 2 and _str(v["separator"]) and _str(v["last_separator"]),
+    "templates": lambda v: isinstance(v, dict) and all(_str(t) or _strs(t) for t in v.values()),
+}
+
+
+def _check_keys(block: dict, spec: dict, where: str, optional: dict | None = None):
+    missing = set(spec) - set(block)
+    assert not missing, f"{where}: missing {sorted(missing)}"
+    for key, ok in {**spec, **(optional or {})}.items():
+        if key in block:
+            assert ok(block[key]), f"{where}: {key} has the wrong type or is empty: {block[key]!r}"
+
+
+def _in_script(text: str, script: str) -> bool:
+    ranges = script_ranges()[script]
+    return all(any(lo <= ord(ch) <= hi for lo, hi in ranges) for ch in text)
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text if unicodedata.category(ch)[0] in "LM")
+
+
+def check_templates(code: str, templates: dict):
+    """A template for every id; its placeholders are exactly the kwargs a description names (all
+    but the request that repeat_prompt copies); variants only drop optional kwargs."""
+    odd = sorted(set(INSTRUCTION_IDS) ^ set(templates))
+    assert not odd, f"{code}: templates for {odd} missing or unknown"
+    for iid, variants in templates.items():
+        variants = [variants] if isinstance(variants, str) else variants
+        params = [p for p in REGISTRY[iid].params if p.shown]
+        shown = {p.name for p in params}
+        required = {p.name for p in params if p.required}
+        sets = []
+        for t in variants:
+            names = set(placeholders(t))  # a name may come back, as the section splitter's example does
+            assert required <= names <= shown, f"{code} {iid}: placeholders {sorted(names)}, kwargs {sorted(shown)}"
+            assert not re.sub(r"\{[a-z_]+\}", "", t).count("{") and "}" not in re.sub(r"\{[a-z_]+\}", "", t)
+            assert unicodedata.is_normalized("NFC", t), f"{code} {iid}: not NFC"
+            for p in REGISTRY[iid].params:
+                if p.role == "relation":  # "{relation} {num}" is one unit, nothing glued after it
+                    unit = r"\{" + p.name + r"\} \{[a-z_]+\}(?!\w)"
+                    assert re.search(unit, t), f"{code} {iid}: {{{p.name}}} {t!r}"
+            sets.append(frozenset(names))
+        assert frozenset(shown) in sets, f"{code} {iid}: no template names every kwarg"
+        assert len(sets) == len(set(sets)), f"{code} {iid}: two templates for the same kwargs"
+
+
+def check_profile(code: str):
+    profile = get_profile(code)
+    with open(profile.source, encoding="utf-8") as f:
+        data = json.load(f)
+    _check_keys(data, TOP, code, OPTIONAL)
+    _check_keys(data["defaults"], DEFAULTS, f"{code} defaults")
+    _check_keys(data["paper"], PAPER, f"{code} paper")
+    _check_keys(data["instructions"], INSTRUCTIONS, f"{code} instructions")
+    assert data["code"] == code and data["script"] in script_ranges()
+    assert code in data["language_names"] and set(data["language_names"]) <= set(world_languages())
+    assert profile.sentence_terminators and all(profile.sentence_terminators)
+    # The fixed-mode phrases are the Ground ones (as the released prompts show them); the authors'
+    # Trans list offers the same three answers (yes/no/maybe) in other words for some languages.
+    assert profile.constrained_responses == profile.paper.constrained_responses_ground
+    assert len(profile.paper.constrained_responses_trans) == len(profile.constrained_responses) == 3
+    if profile.distinctive_letters:
+        assert _in_script(profile.distinctive_letters, profile.script)
+        assert set(profile.distinctive_letters) <= set(profile.default_letters)
+    letters = profile.default_letters
+    assert letters and len(set(letters)) == len(letters)
+    for letter in letters:
+        assert unicodedata.category(letter) == ("Ll" if profile.script == "Latn" else "Lo"), (code, letter)
+        assert unicodedata.is_normalized("NFC", letter) and _in_script(letter, profile.script), (code, letter)
+    for word in profile.default_keywords:
+        assert _in_script(_letters(word), profile.script), (code, word)
+    check_templates(code, data["instructions"]["templates"])
+    assert profile.instruction_texts.status == data["instructions"]["status"]
+
+
+@pytest.mark.parametrize("code", list_languages())
+def test_shipped_profile(code):
+    check_profile(code)
+
+
+def test_templates_are_marked_as_drafts_unless_released():
+    for code in list_languages():
+        status = get_profile(code).instruction_texts.status
+        assert ("IFEval" in status) if code == "en" else ("draft" in status and "native" in status), code
+
+
+@pytest.fixture
+def added_profile(tmp_path, monkeypatch):
+    """hi.json copied as Bhojpuri, found through $INDICIFEVAL_PROFILE_PATH."""
+    with open(get_profile("hi").source, encoding="utf-8") as f:
+        data = json.load(f)
+    data.update(code="bho", name="Bhojpuri", native_name="भोजपुरी")
+    data["language_names"]["bho"] = "भोजपुरी"
+    data["paper"]["langdetect_code"] = None
+    (tmp_path / "bho.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    reload_profiles()
+    monkeypatch.setenv(PROFILE_PATH_ENV, str(tmp_path))
+    reload_profiles()
+    yield "bho"
+    monkeypatch.delenv(PROFILE_PATH_ENV)
+    reload_profiles()
+
+
+def test_an_added_profile_is_checked_too(added_profile):
+    codes = list_languages()
+    assert added_profile in codes
+    for code in codes:
+        check_profile(code)
+
+
+def test_a_broken_added_profile_fails_the_check(added_profile, tmp_path):
+    data = json.loads((tmp_path / "bho.json").read_text(encoding="utf-8"))
+    del data["instructions"]["templates"]["punctuation:no_comma"]
+    data["instructions"]["templates"]["keywords:frequency"] = "'{keyword}' {frequency} बार {relation}"
+    (tmp_path / "bho.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    reload_profiles()
+    with pytest.raises(AssertionError, match="missing or unknown"):
+        check_profile("bho")
+    data["instructions"]["templates"]["punctuation:no_comma"] = "कोई अल्पविराम न हो।"
+    (tmp_path / "bho.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    reload_profiles()
+    with pytest.raises(AssertionError, match="relation"):
+        check_profile("bho")
