@@ -216,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                 times = {iid: time_case(row, text, mode)[0] for iid, row in rows[lang].items()}
                 iid = max(times, key=times.get)
                 slowest = max(slowest, times[iid])
-                print(f"  {label:18} {mode:6} slowest {iid:44} {times[iid]:7.2f} s CPU; all {sum(times.values()):7.2f} s")
+                print(f"  {label:18} {mode:6} slowest {iid:44} {times[iid]:7.2f} s CPU; "
+                      f"all {sum(times.values()):7.2f} s")
         print(f"slowest {big:,}-character row: {slowest:.2f} s CPU (target: under 10 s)")
     return 0
 

@@ -199,9 +199,11 @@ def run_one(mode: str, workers: int, rows_per_language: int) -> dict:
     peak_children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     n_instr = sum(len(s.strict) for s in scores)
     passed = sum(sum(s.strict) for s in scores) / n_instr
-    return {"mode": mode, "workers": workers, "rows": len(scores), "instructions": n_instr, "seconds": round(elapsed, 2),
+    return {"mode": mode, "workers": workers, "rows": len(scores), "instructions": n_instr,
+            "seconds": round(elapsed, 2),
             "inst_strict": round(passed, 3),
-            "rows_per_s": round(len(scores) / elapsed), "peak_rss_mb": round(peak_self), "peak_worker_rss_mb": round(peak_children)}
+            "rows_per_s": round(len(scores) / elapsed), "peak_rss_mb": round(peak_self),
+            "peak_worker_rss_mb": round(peak_children)}
 
 
 def main() -> None:
@@ -214,14 +216,17 @@ def main() -> None:
         return
     cores = os.cpu_count() or 1
     configs = [("fixed", 1), ("paper", 1)] + ([("fixed", cores), ("paper", cores)] if cores > 1 else [])
-    print(f"workload: {15 * args.rows} rows (15 languages x {args.rows}), 1-4 instructions, 150-600 words; {cores} cores")
+    print(f"workload: {15 * args.rows} rows (15 languages x {args.rows}), 1-4 instructions, "
+          f"150-600 words; {cores} cores")
     print("pass = share of instructions followed (strict, fixed mode differs from paper mode)")
-    print(f"{'mode':6} {'workers':>7} {'rows':>6} {'instr':>6} {'pass':>5} {'seconds':>8} {'rows/s':>7} {'peak MB':>8} {'worker MB':>9}")
+    print(f"{'mode':6} {'workers':>7} {'rows':>6} {'instr':>6} {'pass':>5} {'seconds':>8} "
+          f"{'rows/s':>7} {'peak MB':>8} {'worker MB':>9}")
     for mode, workers in configs:
         out = subprocess.run([sys.executable, __file__, "--rows", str(args.rows), "--child", mode, str(workers)],
                              capture_output=True, text=True, check=True)
         r = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{r['mode']:6} {r['workers']:>7} {r['rows']:>6} {r['instructions']:>6} {r['inst_strict']:>5} {r['seconds']:>8} "
+        print(f"{r['mode']:6} {r['workers']:>7} {r['rows']:>6} {r['instructions']:>6} {r['inst_strict']:>5} "
+              f"{r['seconds']:>8} "
               f"{r['rows_per_s']:>7} {r['peak_rss_mb']:>8} {r['peak_worker_rss_mb']:>9}")
 
 

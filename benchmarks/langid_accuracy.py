@@ -65,7 +65,9 @@ def main() -> None:
             totals[name][1] += n
             cells.append(f"{ok:>5}/{n:<3} {100 * ok / n:5.1f}%"[-14:].rjust(14))
         print(f"{k:14}" + "".join(cells))
-    print(f"{'all':14}" + "".join(f"{totals[n][0]:>5}/{totals[n][1]:<3} {100 * totals[n][0] / totals[n][1]:5.1f}%".rjust(14) for n, _ in systems))
+    print(f"{'all':14}" + "".join(
+        f"{totals[n][0]:>5}/{totals[n][1]:<3} {100 * totals[n][0] / totals[n][1]:5.1f}%".rjust(14)
+        for n, _ in systems))
     if args.errors:
         for name, _ in systems:
             for e in results[name][1]:

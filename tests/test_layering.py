@@ -5,7 +5,8 @@ from pathlib import Path
 
 import indicifeval
 
-LAYERS = ["_version", "core", "records", "languages", "text", "checkers", "dataset", "scoring", "lmeval", "runs", "testing", "build", "reports", "cli"]
+LAYERS = ["_version", "core", "records", "languages", "text", "checkers", "dataset", "scoring", "lmeval", "runs",
+          "testing", "build", "reports", "cli"]
 ROOT = Path(indicifeval.__file__).parent
 
 
@@ -36,3 +37,10 @@ def test_no_upward_imports():
 def test_every_package_has_a_layer():
     packages = {p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     assert packages - {"sample"} <= set(LAYERS)
+
+
+def test_modules_stay_small():
+    """Small modules whose names say what they hold: none over 400 lines."""
+    long = {str(p.relative_to(ROOT)): n for p in ROOT.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
+    assert not long, long

@@ -42,7 +42,25 @@ _EXPORTS = {
     "report": "indicifeval.reports.api",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "DataOptions",
+    "GenerationConfig",
+    "IndicIFEvalError",
+    "InputError",
+    "ScoreResult",
+    "ScoringMode",
+    "__version__",
+    "get_profile",
+    "list_languages",
+    "load_dataset",
+    "load_responses",
+    "load_rows",
+    "report",
+    "run",
+    "score",
+    "score_rows",
+]
+assert set(__all__) == {"__version__", *_EXPORTS}
 
 
 def __getattr__(name: str) -> Any:

@@ -12,8 +12,8 @@ import pytest
 
 from indicifeval.checkers import KWARG_NAMES
 from indicifeval.cli import main
-from indicifeval.lmeval.task_folder import MARKER, packaged_folder, write_task_folder
 from indicifeval.dataset import sample_path
+from indicifeval.lmeval.task_folder import MARKER, packaged_folder, write_task_folder
 
 INDIC = ("as", "bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "sa", "ta", "te", "ur")
 TASKS = {f"indicifeval_trans_{x}" for x in ("en", *INDIC)} | {f"indicifeval_ground_{x}" for x in INDIC}

@@ -28,14 +28,16 @@ def _score(tmp_path, data, responses=None, *extra):
 
 
 BAD_ROW_FILES = {
-    "invalid-utf8.jsonl": (LINE.encode() + b'{"key": 2, "prompt": "\xff bad"}\n', ["line 2", "not valid UTF-8", "0xff"]),
+    "invalid-utf8.jsonl": (LINE.encode() + b'{"key": 2, "prompt": "\xff bad"}\n',
+                           ["line 2", "not valid UTF-8", "0xff"]),
     "utf16.jsonl": (LINE.encode("utf-16"), ["UTF-16", "expected UTF-8"]),
     "utf16-nobom.jsonl": (LINE.encode("utf-16-le") * 3, ["UTF-16"]),
     "binary.jsonl": (bytes(range(256)) * 8, ["binary file"]),
     "fake.parquet": (LINE.encode(), ["not a Parquet file"]),
     "broken.parquet": (b"PAR1" + b"\x00" * 40 + b"PAR1", ["unreadable Parquet"]),
     "csv.jsonl": (b"key,prompt,instruction_id_list\n1,hello,x\n", ["looks like CSV", "expected JSON lines"]),
-    "list-key.jsonl": ((json.dumps(GOOD | {"key": [1, 2]}) + "\n").encode(), ["line 1", "'key'", "integer or a string"]),
+    "list-key.jsonl": ((json.dumps(GOOD | {"key": [1, 2]}) + "\n").encode(),
+                       ["line 1", "'key'", "integer or a string"]),
     "crlf-key.jsonl": ((json.dumps(GOOD | {"key": "a\r\nb"}) + "\n").encode(), ["'key'", "line breaks"]),
     "fields.jsonl": (b'{"id": 1, "text": "x"}\n', ["missing field", "found fields: id, text"]),
     "unterminated.jsonl": (b'{"key": "abc\n', ["line 1", "malformed JSON"]),
@@ -63,7 +65,8 @@ def test_the_same_in_a_subprocess_never_shows_a_traceback(tmp_path):
                            "--responses", str(tmp_path / "x.jsonl"), "--out", str(tmp_path / "o")],
                           capture_output=True, text=True)
     assert done.returncode == 1 and "Traceback" not in done.stderr and "binary file" in done.stderr
-    debug = subprocess.run([sys.executable, "-m", "indicifeval", "--debug", "score", "--data", str(tmp_path / "x.jsonl"),
+    debug = subprocess.run([sys.executable, "-m", "indicifeval", "--debug", "score",
+                            "--data", str(tmp_path / "x.jsonl"),
                             "--responses", str(tmp_path / "x.jsonl"), "--out", str(tmp_path / "o")],
                            capture_output=True, text=True)
     assert "Traceback" in debug.stderr  # --debug shows where

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from indicifeval.dataset import PAPER_TRANS_TAGS, InputError, load_dataset, load_rows
 from indicifeval.checkers import KWARG_NAMES
+from indicifeval.dataset import PAPER_TRANS_TAGS, InputError, load_dataset, load_rows
 from tests.conftest import shared_path
 
 pa = pytest.importorskip("pyarrow")
@@ -19,7 +19,8 @@ _LIST = {"forbidden_words", "keywords"}
 # The hub's schema: one struct type for every kwargs element, with all 24 fields.
 SCHEMA = pa.schema([
     ("key", pa.int64()), ("prompt", pa.string()), ("instruction_id_list", pa.list_(pa.string())),
-    ("kwargs", pa.list_(pa.struct([(n, pa.int64() if n in _INT else pa.list_(pa.string()) if n in _LIST else pa.string())
+    ("kwargs", pa.list_(pa.struct([(n, pa.int64() if n in _INT
+                                    else pa.list_(pa.string()) if n in _LIST else pa.string())
                                    for n in KWARG_NAMES]))),
     ("resp_lang", pa.string()), ("tags", pa.list_(pa.string())),
 ])
@@ -49,14 +50,16 @@ def hub_folder(tmp_path_factory):
         splits = sorted(lang for s, lang in by_split if s == subset)
         files = "\n".join(f"  - split: {lang}\n    path: {config}/{lang}-*.parquet" for lang in splits)
         configs.append(f"- config_name: {config}\n  data_files:\n{files}")
-    (folder / "README.md").write_text("---\nconfigs:\n" + "\n".join(configs) + "\n---\n# local copy\n", encoding="utf-8")
+    (folder / "README.md").write_text("---\nconfigs:\n" + "\n".join(configs) + "\n---\n# local copy\n",
+                                      encoding="utf-8")
     return folder
 
 
 def test_local_parquet_layout(hub_folder):
     ds = load_dataset("trans,ground", "all", hub_folder)
     assert len(ds) == 416 and {r.subset for r in ds.rows} == {"trans", "ground"}
-    assert {r.language for r in ds.rows if r.subset == "ground"} == {r.language for r in load_rows("sample") if r.subset == "ground"}
+    assert ({r.language for r in ds.rows if r.subset == "ground"}
+            == {r.language for r in load_rows("sample") if r.subset == "ground"})
     hi = load_dataset("trans", "hi", hub_folder)
     assert {(r.language, r.subset) for r in hi.rows} == {("hi", "trans")}
     assert hi.rows[0].kwargs[0] == {k: v for k, v in hi.rows[0].kwargs[0].items() if v is not None}

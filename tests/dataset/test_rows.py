@@ -7,7 +7,8 @@ import pytest
 from indicifeval.dataset import InputError, load_responses, load_rows
 from indicifeval.dataset.responses import Responses
 
-GOOD = {"key": 7, "prompt": "नमस्ते लिखें", "instruction_id_list": ["punctuation:no_comma", "length_constraints:number_words"],
+GOOD = {"key": 7, "prompt": "नमस्ते लिखें",
+        "instruction_id_list": ["punctuation:no_comma", "length_constraints:number_words"],
         "kwargs": [{}, {"num_words": 10.0, "relation": "at least", "keyword": None}], "language": "hi"}
 
 

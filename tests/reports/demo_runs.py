@@ -7,9 +7,9 @@ import hashlib
 from pathlib import Path
 
 from indicifeval.dataset import load_responses, load_rows
-from indicifeval.runs.fake_server import FakeOpenAIServer, ServerConfig
 from indicifeval.runs.requests import GenerationConfig
 from indicifeval.runs.runner import DataOptions, run
+from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig
 
 # model -> (failure rate in English, in the Indic languages); thinking halves both
 MODELS = {

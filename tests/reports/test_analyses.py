@@ -125,7 +125,8 @@ def test_thinking_pair_and_comparison(runs):
     assert row[8].value == pytest.approx(-0.2)
     cmp = rep.tables["comparison"]
     trans = next(r for r in cmp.rows if r[1] == "trans")
-    assert _col(cmp, trans, "hi").value == pytest.approx(0.3) and _col(cmp, trans, "p (McNemar)") == pytest.approx(2 * 0.5**4)
+    assert (_col(cmp, trans, "hi").value == pytest.approx(0.3)
+            and _col(cmp, trans, "p (McNemar)") == pytest.approx(2 * 0.5**4))
 
 
 def test_report_command_writes_everything(runs, tmp_path):

@@ -7,8 +7,9 @@ import warnings
 
 import pytest
 
-from indicifeval.reports import api, fonts, plots
+from indicifeval.reports import api, fonts, plots, registry
 from indicifeval.reports.model import Report
+from indicifeval.reports.registry import Analysis, Figure
 from tests.reports.test_analyses import _write_run
 
 pytest.importorskip("matplotlib")
@@ -69,11 +70,12 @@ def test_note_is_not_repeated_and_filters_are_restored(runs, tmp_path, no_indic_
 
 
 def test_other_warnings_still_pass(runs, tmp_path, no_indic_fonts, monkeypatch):
-    def figure(report, out):
-        warnings.warn("something else went wrong", UserWarning)
-        return []
+    def figure(report, table):
+        warnings.warn("something else went wrong", UserWarning, stacklevel=2)
 
-    monkeypatch.setattr(plots, "FIGURES", (figure,))
+    registry.registered()  # the built-in analyses imported first: none of them registers into the stand-in
+    unit = Analysis("warns", "W", "what", "how", lambda ctx: None, figures=[Figure("warns", "caption", figure)])
+    monkeypatch.setattr(registry, "ANALYSES", {"warns": unit})  # this figure alone
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         plots.write_plots(Report("prompt_loose", [], {}, [], 0, 0), tmp_path)

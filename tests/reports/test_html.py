@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 from indicifeval.reports import api
-from indicifeval.reports.html import EXPLANATIONS, _inline_svg, _json_for_script, render_html, write_html
-from indicifeval.reports.model import Estimate, Report, RunInfo, Table
+from indicifeval.reports.html import render_html, write_html
+from indicifeval.reports.html_figures import inline_svg as _inline_svg
+from indicifeval.reports.html_samples import json_for_script as _json_for_script
+from indicifeval.reports.model import Column, Estimate, Report, Row, RunInfo, Table, run_row
+from indicifeval.reports.registry import registered
 from tests.reports.demo_runs import make_demo_runs
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
@@ -145,11 +148,13 @@ def test_inline_svg_is_stripped_and_ids_prefixed():
 
 def _tiny_report(samples: list[dict]) -> Report:
     run = RunInfo("run <b>", "/tmp/x", "org/model", "Fam", 1.0, None, "fixed")
-    table = Table("trans_languages", "T", ["run", "hi", "en", "Avg"],
-                  [["run <b>", Estimate(0.5, 0.4, 0.6, 10), Estimate(None), Estimate(0.5)],
-                   ["paper: org/model", Estimate(0.7), Estimate(0.9), Estimate(0.7)]])
-    delta = Table("delta_language", "D", ["run", "hi", "Avg"], [["run <b>", Estimate(0.1, 0.05, 0.2, 10),
-                                                                 Estimate(-0.02, -0.1, 0.05, 10)]], signed=True)
+    table = Table("trans_languages", "T", [Column("run", "label"), Column("hi", "language"),
+                                           Column("en", "language"), Column("Avg", "avg")],
+                  [run_row("run <b>", [Estimate(0.5, 0.4, 0.6, 10), Estimate(None), Estimate(0.5)]),
+                   Row(["paper: org/model", Estimate(0.7), Estimate(0.9), Estimate(0.7)], "paper", "org/model")])
+    delta = Table("delta_language", "D", [Column("run", "label"), Column("hi", "language", "gap"),
+                                          Column("Avg", "avg", "gap")],
+                  [run_row("run <b>", [Estimate(0.1, 0.05, 0.2, 10), Estimate(-0.02, -0.1, 0.05, 10)])])
     return Report("prompt_loose", [run], {"trans_languages": table, "delta_language": delta}, samples, 0, 10,
                   notes=["a note & more"])
 
@@ -160,7 +165,8 @@ def test_page_is_self_contained_and_escaped(tmp_path):
               "strict": [False], "loose": [True], "explanations": ["1 comma <i>"], "prompt_strict": False,
               "prompt_loose": True}
     png = tmp_path / "bars.png"
-    png.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\x0dIHDR" + struct.pack(">II", 300, 200) + b"\x08\x02\x00\x00\x00"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\x0dIHDR" + struct.pack(">II", 300, 200)
+                    + b"\x08\x02\x00\x00\x00"
                     + b"\x00" * 4)
     svg = tmp_path / "delta_language.svg"
     svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="72pt" height="36pt" viewBox="0 0 72 36">'
@@ -182,7 +188,7 @@ def test_page_is_self_contained_and_escaped(tmp_path):
     assert 'class="num est sig"' in page  # the Δ whose interval excludes 0
     assert "rgba(220,38,38" in page  # positive Δ: English ahead, red
     for name in ("trans_languages", "delta_language"):
-        assert EXPLANATIONS[name][0] in page.replace("&#x27;", "'")
+        assert registered()[name].what in page.replace("&#x27;", "'")
 
 
 def test_without_figures_or_samples():

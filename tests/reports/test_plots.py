@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-matplotlib = pytest.importorskip("matplotlib")
+pytest.importorskip("matplotlib")
 import matplotlib.image  # noqa: E402
 import numpy as np  # noqa: E402
 

@@ -73,7 +73,8 @@ def test_paired_intervals_are_tighter_for_correlated_outcomes():
     keys = tuple(range(300))
     paired = bootstrap([Group.of([(x, 1) for x in en], keys), Group.of([(x, 1) for x in hi], keys)], difference,
                        seed=0, label="p")
-    unpaired = bootstrap([Group.of([(x, 1) for x in en]), Group.of([(x, 1) for x in hi])], difference, seed=0, label="p")
+    unpaired = bootstrap([Group.of([(x, 1) for x in en]), Group.of([(x, 1) for x in hi])], difference,
+                         seed=0, label="p")
     assert paired.value == unpaired.value
     assert (paired.high - paired.low) < (unpaired.high - unpaired.low)
 

@@ -171,9 +171,8 @@ def test_finish_reason_stop_counts_the_eos(tiny_model_dir):
 
 
 def test_describe_and_vllm_agree_on_the_template_hash(tiny_model_dir):
-    from indicifeval.runs.backends.vllm_offline import VLLMBackend
-
     from indicifeval.runs.backends.options import VLLMOptions
+    from indicifeval.runs.backends.vllm_offline import VLLMBackend
 
     described = create_backend("hf", str(tiny_model_dir), {"dtype": "float32", "batch_size": 3}).describe()
     assert described == {"name": "hf", "device": "cpu", "dtype": "float32", "batch_size": 3,

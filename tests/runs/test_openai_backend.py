@@ -7,10 +7,10 @@ import pytest
 from indicifeval.cli import main
 from indicifeval.runs.backends import BackendError
 from indicifeval.runs.backends.openai_http import OpenAIBackend, build_payload, parse_retry_after
-from indicifeval.testing.fake_server import FakeOpenAIServer, FaultPlan, ServerConfig, sample_answers
 from indicifeval.runs.backends.options import OpenAIOptions
 from indicifeval.runs.requests import GenerationConfig, GenerationRequest, SamplingSettings
 from indicifeval.runs.runner import DataOptions, run
+from indicifeval.testing.fake_server import FakeOpenAIServer, FaultPlan, ServerConfig, sample_answers
 
 FAST = {"timeout_s": 0.5, "backoff_base_s": 0.01, "max_retries": 6}
 
@@ -94,7 +94,8 @@ def test_reasoning_content_and_length(tmp_path):
 def test_unterminated_reasoning_is_an_empty_flagged_answer(tmp_path):
     with FakeOpenAIServer(ServerConfig(reasoning="unterminated")) as server:
         outcome = run(GenerationConfig(model="m", backend="openai", thinking=True), tmp_path,
-                      DataOptions(source="sample", languages="ta", limit=3), backend_options={"base_url": server.url, **FAST})
+                      DataOptions(source="sample", languages="ta", limit=3),
+                      backend_options={"base_url": server.url, **FAST})
     gens = _lines(tmp_path / "generations.jsonl")
     assert all(g["answer"] == "" and g["reasoning_unterminated"] for g in gens)
     assert outcome.result.summary["run"]["reasoning_unterminated"] == len(gens)

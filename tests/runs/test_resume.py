@@ -11,10 +11,10 @@ import pytest
 
 from indicifeval.cli import main
 from indicifeval.dataset import InputError
-from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
 from indicifeval.runs.requests import GenerationConfig
 from indicifeval.runs.runner import DataOptions, run
 from indicifeval.runs.store import RunMismatch, RunStore
+from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
 
 
 def _uids(folder):

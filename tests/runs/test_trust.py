@@ -17,14 +17,14 @@ from indicifeval.cli.run_cmd import backend_options
 from indicifeval.cli.run_cmd import register as register_run
 from indicifeval.core.errors import BusyError, InputError, OutputError
 from indicifeval.core.lock import FolderLock
-from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
-from indicifeval.runs.requests import GenerationConfig, parse_gen_kwargs
-from indicifeval.runs.runner import DataOptions, run
 from indicifeval.dataset import load_rows
 from indicifeval.runs.backends import BackendError
 from indicifeval.runs.backends.mock import MockBackend
 from indicifeval.runs.folder_scores import score_folder
+from indicifeval.runs.requests import GenerationConfig, parse_gen_kwargs
+from indicifeval.runs.runner import DataOptions, run
 from indicifeval.runs.store import RunMismatch, RunStore
+from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
 
 GOOD = {"prompt": "बिना अल्पविराम के लिखिए।", "instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}],
         "language": "hi"}

@@ -73,8 +73,9 @@ def test_engine_kwargs_parallel_and_ray():
 
 
 def test_engine_kwargs_match_the_cli_options():
-    from indicifeval.cli.run_cmd import backend_options, register
     import argparse
+
+    from indicifeval.cli.run_cmd import backend_options, register
 
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())

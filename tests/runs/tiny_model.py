@@ -3,7 +3,8 @@
 It generates nonsense, but through the real tokenizer, chat template and ``generate`` code
 paths, which is what backend tests need. Also used by ``benchmarks/gpu_smoke_vllm.sh``:
 
-    python -c "import sys; sys.path.insert(0, 'tests/runs'); from tiny_model import build_tiny_model; build_tiny_model('/tmp/tiny')"
+    python -c "import sys; sys.path.insert(0, 'tests/runs'); from tiny_model import build_tiny_model; \
+build_tiny_model('/tmp/tiny')"
 """
 
 from __future__ import annotations

@@ -111,9 +111,11 @@ def test_first_word_trans_vs_ground():
     assert paper("length_constraints:nth_paragraph_first_word", "नमस्ते दुनिया", kw, subset="ground") is True
     kw = {"first_word": "नमस्ते", "nth_paragraph": 1}
     assert paper("length_constraints:nth_paragraph_first_word", "नमस्ते* दुनिया", kw, subset="ground") is True
-    assert paper("length_constraints:nth_paragraph_first_word", "ନମସ୍କାର* ଦୁନିଆ", {"first_word": "ନମସ୍କାର", "nth_paragraph": 1}, "or", "ground") is False
+    assert paper("length_constraints:nth_paragraph_first_word", "ନମସ୍କାର* ଦୁନିଆ",
+                 {"first_word": "ନମସ୍କାର", "nth_paragraph": 1}, "or", "ground") is False
     assert paper("length_constraints:nth_paragraph_first_word", "नमस्ते। आज", kw, subset="ground") is False
-    assert paper("length_constraints:nth_paragraph_first_word", "मुक्का हानियो", {"first_word": "मुक्का हानियो", "nth_paragraph": 1}, "ne", "ground") is False
+    assert paper("length_constraints:nth_paragraph_first_word", "मुक्का हानियो",
+                 {"first_word": "मुक्का हानियो", "nth_paragraph": 1}, "ne", "ground") is False
 
 
 def test_first_word_uses_unfiltered_paragraph_index():

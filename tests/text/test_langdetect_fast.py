@@ -171,7 +171,7 @@ def generated_texts():
     ]
     texts.append(_english(rng, 2500) + " https://example.com/" + "x" * 50)  # cut falls past 10 000
     texts.append("https://example.com/" + "y" * 9990 + " and then English words follow here")
-    for lang, sentence in SCRIPT_SENTENCES.items():
+    for sentence in SCRIPT_SENTENCES.values():
         texts.append(sentence)
         texts.append(sentence * 3)
         texts.append(sentence.upper())

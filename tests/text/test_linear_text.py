@@ -125,7 +125,8 @@ def old_paper_split_paragraph(text):
 
 
 OLD_EDGE = regex.compile(r"^[\p{P}\p{S}\s]+|[\p{P}\p{S}\s]+$")
-OLD_INDIC_PUNCT = re.compile("([" + re.escape(string.punctuation) + "\u0964\u0965\uaaf1\uaaf0\uabeb-\uabef\u1c7e\u1c7f])")
+OLD_INDIC_PUNCT = re.compile("([" + re.escape(string.punctuation)
+                             + "\u0964\u0965\uaaf1\uaaf0\uabeb-\uabef\u1c7e\u1c7f])")
 OLD_URDU_PUNCT = re.compile(
     "([" + re.escape(string.punctuation) + "\u0609\u060a\u060c\u061e\u066a\u066b\u066c\u066d\u06d4])"
 )

@@ -16,7 +16,7 @@ from typing import Any
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import sha256_of
-from indicifeval.core.folders import claim, read_manifest, write_manifest
+from indicifeval.core.folders import MANIFEST, claim, read_manifest, write_manifest
 from indicifeval.core.lock import FolderLock
 
 BUILD_MANIFEST_FORMAT = 1
@@ -126,7 +126,7 @@ class BuildFolder:
             differences = _diff(old.identity, identity, name)
             raise BuildMismatch(f"stage {name!r} was run with other inputs or settings; run it again the same way "
                                 f"to resume, or pass --force to start it over (the stages after it become stale):\n  "
-                                + "\n  ".join(differences), str(self.folder / "manifest.json"))
+                                + "\n  ".join(differences), str(self.folder / MANIFEST))
         restart = old is None or old.identity != identity or old.status == "stale" or force
         if old is not None and not restart and old.status == "complete":
             return old

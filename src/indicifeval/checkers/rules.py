@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from enum import Enum
-from functools import lru_cache
-from typing import Any, Callable, Literal
+from functools import cache, lru_cache
+from typing import Any, Literal
 
 from indicifeval.languages import LanguageProfile, composition, get_profile
 from indicifeval.text import keywords as kw
@@ -272,6 +273,6 @@ def _ifeval_bounded_regex(word: str, raw: bool) -> re.Pattern:
     return re.compile(r"\b" + re.escape(word) + r"\b", re.IGNORECASE)
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_rules(language: str, subset: str, mode: ScoringMode | str) -> Rules:
     return Rules(get_profile(language), subset, ScoringMode(mode))

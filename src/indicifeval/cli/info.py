@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-
 from indicifeval.cli.common import add_parser
 
 

@@ -56,7 +56,8 @@ def summary_tables(summary: dict) -> list[Table]:
     cats.add_column("inst loose", justify="right")
     cats.add_column("instr.", justify="right")
     for name, block in summary["per_category"].items():
-        cats.add_row(name, _pct(block["inst_level_strict_acc"]), _pct(block["inst_level_loose_acc"]), str(block["instructions"]))
+        cats.add_row(name, _pct(block["inst_level_strict_acc"]), _pct(block["inst_level_loose_acc"]),
+                     str(block["instructions"]))
     return [langs, cats]
 
 
@@ -115,8 +116,15 @@ def run_progress(enabled: bool = True):
     if not enabled or not sys.stderr.isatty():
         yield (lambda total, done: None), (lambda n=1: None)
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn
-    from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     with Progress(
         TextColumn("generating"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),

@@ -15,7 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "`indicifeval score`) and write report.md, report.json, tables/*.csv, plots/ and report.html.",
     )
     p.add_argument("runs", nargs="+", help="run or score folders")
-    p.add_argument("--metric", default="prompt_loose", choices=["prompt_loose", "prompt_strict", "inst_loose", "inst_strict"],
+    p.add_argument("--metric", default="prompt_loose",
+                   choices=["prompt_loose", "prompt_strict", "inst_loose", "inst_strict"],
                    help="the headline metric (prompt_loose is the paper's)")
     p.add_argument("--scoring", choices=["fixed", "paper"],
                    help="which scores of each run to read (default: the mode each run was made with)")

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-
-
 from typing import Any
 
 from indicifeval.checkers import ScoringMode
@@ -109,7 +107,8 @@ def backend_options(args: argparse.Namespace) -> BackendOptions:
 def run(args: argparse.Namespace) -> int:
     from indicifeval.cli.output import report_result, run_progress
     from indicifeval.runs.requests import GenerationConfig, parse_gen_kwargs
-    from indicifeval.runs.runner import DataOptions, run as run_model
+    from indicifeval.runs.runner import DataOptions
+    from indicifeval.runs.runner import run as run_model
 
     thinking = None if args.thinking is None else args.thinking == "on"
     options = backend_options(args)

@@ -6,6 +6,7 @@ import argparse
 
 from indicifeval.checkers import SUBSETS, ScoringMode
 from indicifeval.cli.common import add_parser, split_list
+from indicifeval.records.layout import SCORES, SUMMARY
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,7 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--subset", choices=SUBSETS, help="subset of rows that carry none (otherwise trans)")
     p.add_argument("--languages", default="all", help="keep only these languages, e.g. hi,bn")
     p.add_argument("--subsets", default="trans,ground", help="keep only these subsets")
-    p.add_argument("--tags", default="", help="keep rows with all these tags, e.g. correct,parallel (default: all rows)")
+    p.add_argument("--tags", default="",
+                   help="keep rows with all these tags, e.g. correct,parallel (default: all rows)")
     p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed",
                    help="fixed: corrected semantics; paper: the authors' published scorer")
     p.add_argument("--out", help="output folder (with --run: default the run folder, where each mode's scores are "
@@ -61,8 +63,7 @@ def run(args: argparse.Namespace) -> int:
                        strip_reasoning=not args.keep_reasoning, workers=args.workers, on_progress=advance,
                        on_total=advance.total)
     out = result.write(args.out, overwrite=args.overwrite)
-    report_result(result.summary, result.notes, f"wrote {out / 'scores.jsonl'} and {out / 'summary.json'}",
-                  quiet=args.quiet)
+    report_result(result.summary, result.notes, f"wrote {out / SCORES} and {out / SUMMARY}", quiet=args.quiet)
     return 0
 
 
@@ -75,7 +76,7 @@ def rescore_run(args: argparse.Namespace) -> int:
         claim(args.out, "score", args.overwrite)
         result = score_folder(args.run, args.scoring)
         out = result.write(args.out, overwrite=args.overwrite)
-        written = [out / "scores.jsonl", out / "summary.json"]
+        written = [out / SCORES, out / SUMMARY]
     else:
         result, written = rescore(args.run, args.scoring)
     report_result(result.summary, result.notes, "wrote " + " and ".join(str(p) for p in written), quiet=args.quiet)

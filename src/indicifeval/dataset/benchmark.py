@@ -18,7 +18,6 @@ from typing import Any
 from indicifeval.checkers import SUBSETS
 from indicifeval.core.errors import InputError
 from indicifeval.dataset.hub import rows_from_hub
-from indicifeval.dataset.hub_layout import configs
 from indicifeval.dataset.rows import SAMPLE, Row, load_rows
 from indicifeval.languages import UnknownLanguageError, composition, get_profile
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from indicifeval.core.errors import InputError
 from indicifeval.languages import composition
+
 _SPLIT_FILE = re.compile(r"^(?P<split>[A-Za-z][A-Za-z0-9_]*)-\d+-of-\d+\.parquet$")
 
 

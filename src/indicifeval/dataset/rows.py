@@ -16,9 +16,9 @@ from indicifeval.checkers import REGISTRY, SUBSETS, KwargError, clean_kwargs
 from indicifeval.core.errors import InputError, Source
 from indicifeval.dataset.hub_layout import is_hub_layout, layout_files
 from indicifeval.dataset.readers import read_records
+from indicifeval.languages import UnknownLanguageError, get_profile
 from indicifeval.records import Row, RowId
 from indicifeval.text.safety import sanitize_value
-from indicifeval.languages import UnknownLanguageError, get_profile
 
 SAMPLE = "sample"
 REQUIRED = ("key", "prompt", "instruction_id_list", "kwargs")

@@ -98,6 +98,7 @@ def _card(name: str, splits: list[tuple[str, str]], names: dict[str, str]) -> st
             continue
         lines += [f"- config_name: {config}", "  data_files:"]
         lines += [f"  - split: {lang}\n    path: {config}/{lang}-*.parquet" for lang in langs]
-    lines += ["---", f"# {name}", "", "Written by indicifeval: one parquet file per subset (config) and language (split).",
+    lines += ["---", f"# {name}", "",
+              "Written by indicifeval: one parquet file per subset (config) and language (split).",
               ""]
     return "\n".join(lines)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from indicifeval.languages.profile import _all_profiles
@@ -36,7 +36,7 @@ class Composition:
         return self.configs[subset]
 
 
-@lru_cache(maxsize=None)
+@cache
 def composition() -> Composition:
     data = json.loads(resources.files("indicifeval.languages").joinpath("benchmark.json").read_text(encoding="utf-8"))
     profiles = _all_profiles()
@@ -63,8 +63,9 @@ def indic_codes() -> tuple[str, ...]:
     return composition().indic
 
 
-@lru_cache(maxsize=None)
+@cache
 def script_fonts() -> dict[str, tuple[str, ...]]:
     """Script -> the font families that draw it, in order of preference (scripts.json)."""
     table = json.loads(resources.files("indicifeval.languages").joinpath("scripts.json").read_text(encoding="utf-8"))
-    return {code: tuple(info["fonts"]) for code, info in table.items() if not code.startswith("_") and info.get("fonts")}
+    return {code: tuple(info["fonts"]) for code, info in table.items()
+            if not code.startswith("_") and info.get("fonts")}

@@ -122,7 +122,7 @@ def write_task_folder(
         raise OutputError(f"{dest} is not empty and was not written by indicifeval; choose a new folder")
     ensure_folder(dest)
     with StagedFiles(dest) as staged:  # all or nothing: a full disk leaves the old tasks as they were
-        groups = _stage_tasks(staged, data_files, _packaged)
+        _stage_tasks(staged, data_files, _packaged)
     for old in dest.iterdir():
         if old.is_file() and _managed(old) and old.name not in staged.names:
             old.unlink()

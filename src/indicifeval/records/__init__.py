@@ -4,6 +4,7 @@ are the shapes.
 
 Every JSON-lines line and every JSON file the package writes carries ``format_version``."""
 
+from indicifeval.records import layout
 from indicifeval.records.build import GenerationTask, HumanVerdict, MinedContext, TranslationItem
 from indicifeval.records.ids import RowId
 from indicifeval.records.rows import ROW_FORMAT, Row
@@ -11,4 +12,4 @@ from indicifeval.records.runs import GENERATION_FORMAT, MANIFEST_FORMAT, Generat
 from indicifeval.records.scores import SCORE_FORMAT, RowScore
 
 __all__ = ["GENERATION_FORMAT", "MANIFEST_FORMAT", "ROW_FORMAT", "SCORE_FORMAT", "Generation", "GenerationTask",
-           "HumanVerdict", "MinedContext", "Row", "RowId", "RowScore", "RunManifest", "TranslationItem"]
+           "HumanVerdict", "MinedContext", "Row", "RowId", "RowScore", "RunManifest", "TranslationItem", "layout"]

@@ -10,14 +10,14 @@ from pathlib import Path
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError
 from indicifeval.core.folders import StagedFolder, claim, write_manifest
-from indicifeval.reports.analyses import METRIC_NAMES, Analyses, all_tables
+from indicifeval.reports.analyses import METRIC_NAMES, Analyses
 from indicifeval.reports.families import load_family_map
 from indicifeval.reports.loading import RunData, _key, load_runs
 from indicifeval.reports.model import Report
+from indicifeval.reports.registry import build_tables, registered_figures
 from indicifeval.reports.writers import write_tables
 
 METRICS = tuple(METRIC_NAMES)
-FIGURE_STEPS = 6  # plots.FIGURES, without importing matplotlib to count them
 Step = Callable[[str], None]
 
 
@@ -27,7 +27,8 @@ def _no_step(description: str) -> None:
 
 def steps_needed(n_runs: int, plots: bool, html: bool) -> int:
     """How many times ``report`` calls its ``step`` callback (for a progress bar)."""
-    return n_runs + 2 + (FIGURE_STEPS if plots else 0) + (1 if html else 0)
+    # the registry counts the figures without importing matplotlib
+    return n_runs + 2 + (len(registered_figures()) if plots else 0) + (1 if html else 0)
 
 
 def require_matplotlib() -> None:
@@ -66,8 +67,8 @@ def build_report(
     step: Step = _no_step,
 ) -> Report:
     runs = load_runs(list(run_dirs), load_family_map(family_map), scoring, mixed_scoring, on_run=step)
-    analyses = Analyses(runs, metric, seed=seed, n_boot=n_boot)
-    tables = all_tables(analyses, include_paper=include_paper)
+    analyses = Analyses(runs, metric, seed=seed, n_boot=n_boot, include_paper=include_paper)
+    tables = build_tables(analyses)
     step("analyses and intervals")
     notes = [analyses.subset_note]
     modes = {r.info.scoring for r in runs}

@@ -1,10 +1,13 @@
-"""Fonts for plots with Indic text.
+"""Fonts for plots and the HTML page with Indic text, from data: ``languages/scripts.json``
+names the font families of each script (``indicifeval.languages.script_fonts``), so a new
+script's font is added there, once, for both.
 
 Matplotlib (3.11 bundles libraqm) shapes Indic scripts correctly, but only when it is given a
 font for each script: its bundled DejaVu Sans has no Indic glyphs and draws empty boxes
-("tofu"). :data:`FONT_FALLBACK` lists one Noto family per script we write; matplotlib picks,
-glyph by glyph, the first family of the list that has the glyph. Debian/Ubuntu ship all of them
-in ``fonts-noto-core``.
+("tofu"). :data:`FONT_FALLBACK` lists the families of every script; matplotlib picks, glyph by
+glyph, the first family of the list that has the glyph. Debian/Ubuntu ship all of them in
+``fonts-noto-core``. The page's CSS stack (:func:`css_font_stack`) lists the same families
+between the browsers' generic ones.
 
 Which scripts matter is not decided here: :func:`missing_scripts` checks the native name of
 every language profile (``indicifeval.languages``) against the installed fonts, so a language
@@ -19,30 +22,35 @@ import warnings
 from functools import cache
 from typing import ClassVar
 
+from indicifeval.languages import script_fonts
+
 INSTALL_HINT = ("install the Noto fonts, e.g. `apt-get install fonts-noto-core` on Debian/Ubuntu "
                 "(or the Noto Sans <Script> families from https://notofonts.github.io)")
 
-# Latin first (digits, punctuation, run names), then one family per Indic script, Urdu's
-# Arabic script (Naskh reads best at label sizes; Nastaliq and Noto Sans Arabic are
-# alternatives), and DejaVu Sans, matplotlib's bundled font, last so there is always a font.
-FONT_FALLBACK: tuple[str, ...] = (
-    "Noto Sans",
-    "Noto Sans Devanagari",
-    "Noto Sans Bengali",
-    "Noto Sans Gujarati",
-    "Noto Sans Gurmukhi",
-    "Noto Sans Oriya",
-    "Noto Sans Odia",  # the newer name of the same family
-    "Noto Sans Tamil",
-    "Noto Sans Telugu",
-    "Noto Sans Kannada",
-    "Noto Sans Malayalam",
-    "Noto Naskh Arabic",
-    "Noto Nastaliq Urdu",
-    "Noto Sans Arabic",
-    "DejaVu Sans",
-)
-BASE_FAMILIES = ("Noto Sans", "DejaVu Sans")  # not script fonts: never reported as missing
+LATIN = "Latn"  # digits, punctuation, run names: the script every figure and page starts with
+BUNDLED = "DejaVu Sans"  # matplotlib's own font: last, so there is always one
+
+
+def script_families() -> tuple[str, ...]:
+    """Every script's font families (scripts.json order: Latin first), each once."""
+    return tuple(dict.fromkeys(f for families in script_fonts().values() for f in families))
+
+
+FONT_FALLBACK: tuple[str, ...] = (*script_families(), BUNDLED)
+BASE_FAMILIES = (*script_fonts().get(LATIN, ()), BUNDLED)  # not script fonts: never reported as missing
+
+# The browsers' own interface fonts before the script fonts, and the generic fallbacks after
+# them ("Nirmala UI": Windows' font for every Indic script).
+CSS_BEFORE = ("system-ui", "-apple-system", "Segoe UI", "Roboto")
+CSS_AFTER = ("Nirmala UI", "Helvetica Neue", "Arial", "sans-serif")
+CSS_GENERIC = {"system-ui", "-apple-system", "sans-serif", "serif", "monospace"}
+
+
+def css_font_stack() -> str:
+    """The HTML report's ``font-family`` value: generic fonts around every script's families."""
+    families = dict.fromkeys((*CSS_BEFORE, *script_families(), *CSS_AFTER))
+    return ", ".join(f if f in CSS_GENERIC else f'"{f}"' for f in families)
+
 
 _IGNORED_CATEGORIES = {"Cc", "Cf", "Zs", "Zl", "Zp"}  # controls, joiners, spaces: no visible glyph
 _warned = False
@@ -78,7 +86,7 @@ def _rescan_system_fonts(wanted: list[str]) -> bool:
             try:
                 fm.fontManager.addfont(path)
                 added = True
-            except Exception:  # an unreadable file: skip it
+            except Exception:  # noqa: BLE001, S112  an unreadable file (any error of the font library): skip it
                 continue
     return added
 

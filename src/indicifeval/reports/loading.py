@@ -8,10 +8,12 @@ from pathlib import Path
 
 from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.core.jsonl import read_jsonl
-from indicifeval.dataset import InputError, key_id
+from indicifeval.dataset import InputError
+from indicifeval.records import RowId
+from indicifeval.records.layout import GENERATIONS, RESPONSES, ROWS, SCORES, score_file_names
 from indicifeval.reports.families import family_of
-from indicifeval.runs.store import RunStore, score_file_names
 from indicifeval.reports.model import RunInfo
+from indicifeval.runs.store import RunStore
 
 
 @dataclass
@@ -29,18 +31,18 @@ def _jsonl(path: Path) -> list[dict]:
     return [record for _, record in read_jsonl(path)]
 
 
-def _key(record: dict) -> tuple:
-    return (record.get("language"), record.get("subset"), key_id(record.get("key")))
+def _key(record: dict) -> RowId:
+    return RowId.of(str(record.get("language")), str(record.get("subset")), record.get("key"))
 
 
 def score_file(folder: Path, manifest: dict, scoring: str | None) -> tuple[str, str]:
     """(file name, mode) of the scores to read: ``scoring``'s, or the folder's own mode's."""
-    tool = tool_of(manifest) or ("score" if not (folder / "generations.jsonl").exists() else "run")
+    tool = tool_of(manifest) or ("score" if not (folder / GENERATIONS).exists() else "run")
     if tool == "score" or not manifest:
-        own = _scored_mode(folder / "scores.jsonl")
+        own = _scored_mode(folder / SCORES)
         if scoring is not None and own is not None and scoring != own:
             raise InputError(f"holds {own} scores only; score it again with --scoring {scoring}", str(folder))
-        return "scores.jsonl", own or "fixed"
+        return SCORES, own or "fixed"
     primary = manifest.get("scoring") or "fixed"
     mode = scoring or primary
     name = score_file_names(mode, primary)[0]
@@ -79,13 +81,13 @@ def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | 
         settings={k: v for k, v in generation.items() if k != "thinking"},
     )
     data = RunData(info, scores)
-    if (folder / "rows.jsonl").exists():
-        data.rows = {_key(r): r for r in _jsonl(folder / "rows.jsonl")}
-    if (folder / "generations.jsonl").exists():
+    if (folder / ROWS).exists():
+        data.rows = {_key(r): r for r in _jsonl(folder / ROWS)}
+    if (folder / GENERATIONS).exists():
         for g in RunStore(folder).read_generations():
             data.generations[_key(g)] = g
-    elif (folder / "responses.jsonl").exists():  # a score folder: the answers it scored
-        for r in _jsonl(folder / "responses.jsonl"):
+    elif (folder / RESPONSES).exists():  # a score folder: the answers it scored
+        for r in _jsonl(folder / RESPONSES):
             data.generations[_key(r)] = {"answer": r.get("response")}
     return data
 

@@ -1,9 +1,12 @@
-"""The report's data: estimates with confidence intervals, tables, samples."""
+"""The report's data: estimates with confidence intervals, tables, samples.
+
+A table says what its columns and rows are (:class:`Column`, :class:`Row`), so the writers,
+figures and HTML page read that instead of parsing header texts or row labels."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, get_args
 
 
 @dataclass(frozen=True)
@@ -14,48 +17,92 @@ class Estimate:
     low: float | None = None
     high: float | None = None
     n: int = 0
-    p_value: float | None = None  # for comparisons
-
-    def pct(self, digits: int = 1) -> str:
-        return "–" if self.value is None else f"{100 * self.value:.{digits}f}"
-
-    def with_ci(self, digits: int = 1) -> str:
-        if self.value is None:
-            return "–"
-        if self.low is None or self.high is None:
-            return self.pct(digits)
-        return f"{100 * self.value:.{digits}f} [{100 * self.low:.{digits}f}, {100 * self.high:.{digits}f}]"
+    p_value: float | None = None  # written to report.json (always null so far): kept for its readers
 
     def to_json(self) -> dict:
         return {"value": self.value, "low": self.low, "high": self.high, "n": self.n, "p_value": self.p_value}
 
 
-Cell = Any  # str | int | float | Estimate | None
 SCALE_NOTE = ("estimate values, low and high are fractions (0–1; differences too); report.md, report.html and "
               "tables/*.csv show them ×100, in percent (differences in percentage points); n counts prompts; "
               "p-values are probabilities")
+
+# What a column holds: a row label, a free text, the values of one run (a run name as header),
+# the subset or instruction category of the row, one language (the header is its code), the
+# average over the Indic languages, another estimate, a count of prompts, a plain number, a p-value.
+ColumnKind = Literal["label", "text", "run", "subset", "category", "language", "avg", "value", "count", "number",
+                     "p_value"]
+COLUMN_KINDS: tuple[str, ...] = get_args(ColumnKind)
+# A signed difference: "gap" is English − Indic (positive: English ahead, shown red), "gain" a
+# change where positive is better (shown green).
+Diff = Literal["", "gap", "gain"]
+# What a row is: one run's (``name`` is the run), the paper's published numbers (``name`` is the
+# model), a model family's, a thinking pair's (``name`` is the model), an instruction's (its id).
+RowKind = Literal["run", "paper", "family", "pair", "instruction", "other"]
+ROW_KINDS: tuple[str, ...] = get_args(RowKind)
+
+
+class Column(str):
+    """A column header that is still its text (CSV, Markdown and JSON write it as it is) and
+    knows its kind and whether it holds signed differences."""
+
+    kind: ColumnKind
+    diff: Diff
+
+    def __new__(cls, text: str, kind: ColumnKind = "text", diff: Diff = ""):
+        if kind not in COLUMN_KINDS or diff not in get_args(Diff):
+            raise ValueError(f"column {text!r}: unknown kind {kind!r} or diff {diff!r}")
+        self = super().__new__(cls, text)
+        self.kind, self.diff = kind, diff
+        return self
+
+    @property
+    def signed(self) -> bool:
+        return bool(self.diff)
+
+
+class Row(list):
+    """A table row (its cells, the label first) that knows what it is, so a published row is
+    told from a run's without reading its label."""
+
+    def __init__(self, cells=(), kind: RowKind = "other", name: str | None = None):
+        if kind not in ROW_KINDS:
+            raise ValueError(f"unknown row kind {kind!r}")
+        super().__init__(cells)
+        self.kind = kind
+        self.name = name if name is not None or not self else str(self[0])  # by default: its label
+
+
+def run_row(name: str, cells) -> Row:
+    """A row of one run, labelled with its name."""
+    return Row([name, *cells], "run", name)
 
 
 @dataclass
 class Table:
     name: str
     title: str
-    columns: list[str]
-    rows: list[list[Cell]]
+    columns: list[Column]
+    rows: list[Row]
     note: str = ""
-    # columns holding signed differences (Δ, gains): shown with a sign, coloured around 0.
-    # True: every value column of the table.
-    signed: bool | frozenset[str] = False
+    subset: str | None = None  # the subset every row is about, if one (the HTML opens its samples)
 
-    def is_signed(self, column: str) -> bool:
-        return self.signed is True or (isinstance(self.signed, frozenset) and column in self.signed)
+    def __post_init__(self):
+        # plain headers and rows (a table made by hand) get the neutral kinds
+        self.columns = [c if isinstance(c, Column) else Column(c) for c in self.columns]
+        self.rows = [r if isinstance(r, Row) else Row(r) for r in self.rows]
+
+    def where(self, *kinds: str) -> list[int]:
+        """The positions of the columns of these kinds, in order."""
+        return [i for i, c in enumerate(self.columns) if c.kind in kinds]
 
     def to_json(self) -> dict:
         def cell(c):
             return c.to_json() if isinstance(c, Estimate) else c
 
-        return {"name": self.name, "title": self.title, "note": self.note, "columns": self.columns,
-                "signed": [c for c in self.columns if self.is_signed(c)], "rows": [[cell(c) for c in row] for row in self.rows]}
+        return {"name": self.name, "title": self.title, "note": self.note, "columns": [str(c) for c in self.columns],
+                "signed": [str(c) for c in self.columns if c.signed],
+                "rows": [[cell(c) for c in row] for row in self.rows]}
 
 
 @dataclass

@@ -13,7 +13,7 @@ import csv
 import json
 from pathlib import Path
 
-from indicifeval.reports.model import Estimate, Report, Table
+from indicifeval.reports.model import Column, Estimate, Report, Table
 
 
 def display(cell, signed: bool = False) -> str:
@@ -35,13 +35,13 @@ def table_markdown(table: Table) -> str:
     lines.append("| " + " | ".join(table.columns) + " |")
     lines.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.columns))) + "|")
     for row in table.rows:
-        lines.append("| " + " | ".join(display(c, table.is_signed(col)) for c, col in zip(row, table.columns)) + " |")
+        lines.append("| " + " | ".join(display(c, col.signed) for c, col in zip(row, table.columns)) + " |")
     return "\n".join(lines) + "\n"
 
 
-def unit(table: Table, column: str) -> str:
+def unit(column: Column) -> str:
     """The CSV unit of an estimate column: differences are in points, not percent of something."""
-    return "pp" if table.is_signed(column) else "%"
+    return "pp" if column.signed else "%"
 
 
 def write_csv(table: Table, path: Path) -> None:
@@ -53,7 +53,7 @@ def write_csv(table: Table, path: Path) -> None:
         header = []
         for i, col in enumerate(table.columns):
             if i in estimate_cols:
-                u = unit(table, col)
+                u = unit(col)
                 header += [f"{col} ({u})", f"{col} low ({u})", f"{col} high ({u})", f"{col} n"]
             else:
                 header.append(col)

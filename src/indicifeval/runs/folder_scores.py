@@ -10,7 +10,8 @@ from indicifeval.checkers import ScoringMode
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import Row, load_rows
 from indicifeval.records import Generation, RunManifest
-from indicifeval.runs.store import ROWS, RunStore, now_iso
+from indicifeval.records.layout import ROWS
+from indicifeval.runs.store import RunStore, now_iso
 from indicifeval.scoring.api import ScoreResult, score_rows
 from indicifeval.scoring.summary import summarize
 

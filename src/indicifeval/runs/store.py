@@ -22,9 +22,8 @@ from indicifeval.core.lock import FolderLock
 from indicifeval.core.log import JsonlLog
 from indicifeval.dataset import Row, write_rows_jsonl
 from indicifeval.records import RunManifest
+from indicifeval.records.layout import GENERATIONS, ROWS, score_file_names
 
-ROWS = "rows.jsonl"
-GENERATIONS = "generations.jsonl"
 # Manifest fields that change what is generated; a run only resumes if all of them agree.
 
 
@@ -43,13 +42,6 @@ def _diff(old: Any, new: Any, path: str = "") -> list[str]:
             out += _diff(old.get(key), new.get(key), f"{path}.{key}" if path else key)
         return out
     return [] if old == new else [f"{path}: {old!r} in the folder, {new!r} now"]
-
-
-def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
-    """(scores, summary) file names of ``mode`` in a run folder made with ``primary``."""
-    if primary is None or mode == primary:
-        return "scores.jsonl", "summary.json"
-    return f"scores.{mode}.jsonl", f"summary.{mode}.json"
 
 
 class RunStore:

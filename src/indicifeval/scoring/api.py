@@ -96,7 +96,8 @@ def pair_responses(
             if not allow_missing:
                 src = row.source
                 raise InputError(
-                    f"no response for {row.language}/{row.subset} key {row.key!r} (use --allow-missing to score it as failing)",
+                    f"no response for {row.language}/{row.subset} key {row.key!r} "
+                    "(use --allow-missing to score it as failing)",
                     src.file if src else None, src.line if src else None, "response",
                 )
             missing += 1

@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from indicifeval._version import __version__
 from indicifeval.core.files import StagedFiles, sha256_of
-from indicifeval.core.folders import MANIFEST, claim, prepare, remove_stale
+from indicifeval.core.folders import claim, prepare, remove_stale
+from indicifeval.records.layout import MANIFEST, RESPONSES, ROWS, SCORES, SUMMARY
 
 if TYPE_CHECKING:
     from indicifeval.scoring.api import ScoreResult
 
 FORMAT_VERSION = 1  # of the score folder's manifest
 RESPONSES_FORMAT = 1
-ROWS, RESPONSES, SCORES, SUMMARY = "rows.jsonl", "responses.jsonl", "scores.jsonl", "summary.json"
 
 
 def now_iso() -> str:

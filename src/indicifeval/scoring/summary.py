@@ -81,7 +81,8 @@ def summarize(scores: Iterable[RowScore], scoring: str) -> dict:
     for r in scores:
         missing += r.response_missing
         indic = indic_cache.setdefault(r.language, _is_indic(r.language))
-        for tally in (overall, per_language[r.language], per_subset[r.subset], per_language_subset[f"{r.language}/{r.subset}"]):
+        for tally in (overall, per_language[r.language], per_subset[r.subset],
+                      per_language_subset[f"{r.language}/{r.subset}"]):
             tally.add_row(r)
         if indic:
             indic_pooled.add_row(r)

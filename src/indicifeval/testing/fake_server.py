@@ -20,11 +20,10 @@ import random
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from indicifeval.dataset import sample_answers
-
 
 FAULTS = ("429", "500", "slow", "drop", "malformed")
 
@@ -163,7 +162,8 @@ class FakeOpenAIServer:
         self.seen_auth.add(headers.get("authorization", ""))
         path = path.split("?", 1)[0]
         if method == "GET" and path.rstrip("/").endswith("/models"):
-            self._send(writer, 200, json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
+            self._send(writer, 200,
+                       json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
             await writer.drain()
             return True
         if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
@@ -191,7 +191,8 @@ class FakeOpenAIServer:
         if cfg.latency_s:
             await asyncio.sleep(cfg.latency_s)
         if fault == "429":
-            self._send(writer, 429, b'{"error": {"message": "rate limited"}}', {"Retry-After": f"{cfg.faults.retry_after_s}"})
+            self._send(writer, 429, b'{"error": {"message": "rate limited"}}',
+                       {"Retry-After": f"{cfg.faults.retry_after_s}"})
         elif fault == "500":
             self._send(writer, 500, b'{"error": {"message": "boom"}}')
         elif fault == "slow":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from indicifeval.languages import script_fallbacks, world_languages
 from indicifeval.text.normalize import nfc, strip_controls
@@ -30,7 +30,7 @@ class Identification:
     method: str  # "script", "letters", "cld2", "fallback", "empty"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _languages_by_script() -> dict[str, tuple[str, ...]]:
     table: dict[str, list[str]] = {}
     for code, info in world_languages().items():
@@ -45,7 +45,7 @@ def _languages_by_script() -> dict[str, tuple[str, ...]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cld2_to_ours() -> dict[str, str]:
     return {info.get("cld2", code): code for code, info in world_languages().items()}
 
@@ -85,9 +85,10 @@ def identify(text: str, is_nfc: bool = False) -> Identification:
     return Identification(candidates[0], script, "fallback")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _distinctive_letters() -> dict[str, str]:
-    return {code: info["distinctive_letters"] for code, info in world_languages().items() if info.get("distinctive_letters")}
+    return {code: info["distinctive_letters"] for code, info in world_languages().items()
+            if info.get("distinctive_letters")}
 
 
 def _marked_language(text: str, candidates: tuple[str, ...]) -> str | None:

@@ -299,7 +299,8 @@ def _batch_patterns(separator: str):
     sep = regex.escape(separator)
 
     def build(rows):
-        return [(regex.compile((mine or pattern).replace("{S}", sep), flags), sub) for pattern, flags, mine, sub in rows]
+        return [(regex.compile((mine or pattern).replace("{S}", sep), flags), sub)
+                for pattern, flags, mine, sub in rows]
 
     before, after, contractions2, contractions3 = table
     return build(before), build(after), contractions2, contractions3

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
