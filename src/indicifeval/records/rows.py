@@ -29,10 +29,6 @@ class Row:
     def id(self) -> RowId:
         return RowId.of(self.language, self.subset, self.key)
 
-    @property
-    def uid(self) -> tuple[str, str, Any]:
-        return (self.language, self.subset, self.key)
-
     def to_record(self) -> dict:
         """The row as it was asked, so its scores can be re-read without the original data."""
         return {"key": self.key, "language": self.language, "subset": self.subset, "prompt": self.prompt,

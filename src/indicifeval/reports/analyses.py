@@ -131,6 +131,16 @@ class Analyses:
             out.append((est, [en, xx] if est.value is not None else []))
         return out
 
+    def delta_cells(self, run: RunData, avg_label: str, how: Outcome | None = None,
+                    label: str = "") -> tuple[list[Estimate], Estimate] | None:
+        """The Δ per Indic language and their average (``avg_label`` seeds its bootstrap), or
+        None when the run has no Δ at all."""
+        deltas = self.deltas(run, how, label)
+        cells, pairs = [est for est, _ in deltas], [g for _, groups in deltas for g in groups]
+        if not any(c.value is not None for c in cells):
+            return None
+        return cells, self.estimate(pairs, mean_of_differences, avg_label) if pairs else Estimate(None)
+
     def avg_delta(self, run: RunData, label: str) -> Estimate:
         pairs = [g for _, groups in self.deltas(run) for g in groups]
         return self.estimate(pairs, mean_of_differences, label) if pairs else Estimate(None)

@@ -30,11 +30,9 @@ def delta_language(ctx: Analyses) -> Table:
                   [Column("run", "label"), *_delta_columns(ctx)], [],
                   note=ctx.subset_note + "; paired over shared prompts", subset=TRANS)
     for run in ctx.runs:
-        deltas = ctx.deltas(run)
-        cells, pairs = [est for est, _ in deltas], [g for _, groups in deltas for g in groups]
-        avg = ctx.estimate(pairs, mean_of_differences, f"{run.info.name}|delta|avg") if pairs else Estimate(None)
-        if any(c.value is not None for c in cells):
-            table.rows.append(run_row(run.info.name, [*cells, avg]))
+        found = ctx.delta_cells(run, f"{run.info.name}|delta|avg")
+        if found is not None:
+            table.rows.append(run_row(run.info.name, [*found[0], found[1]]))
     return table
 
 
@@ -56,11 +54,9 @@ def delta_category(ctx: Analyses) -> Table:
             def how(s, wanted=wanted):
                 return instruction_outcome(s, ctx.metric, wanted)
 
-            deltas = ctx.deltas(run, how, category)
-            cells, pairs = [est for est, _ in deltas], [g for _, groups in deltas for g in groups]
-            if any(c.value is not None for c in cells):
-                avg = ctx.estimate(pairs, mean_of_differences, f"{run.info.name}|cat|{category}")
-                table.rows.append(run_row(run.info.name, [category, *cells, avg]))
+            found = ctx.delta_cells(run, f"{run.info.name}|cat|{category}", how, category)
+            if found is not None:
+                table.rows.append(run_row(run.info.name, [category, *found[0], found[1]]))
     return table
 
 

@@ -1,0 +1,39 @@
+"""The row writers beside the readers: JSON lines and the hub's parquet layout round-trip
+through our loader and through the `datasets` library, as the hub would serve them."""
+
+import json
+
+import pytest
+
+from indicifeval.checkers import KWARG_NAMES
+from indicifeval.dataset import load_dataset, load_rows, write_hub_layout, write_rows_jsonl
+
+pytest.importorskip("pyarrow")
+
+
+def test_jsonl_round_trip(tmp_path):
+    rows = load_rows("sample")
+    write_rows_jsonl(tmp_path / "rows.jsonl", rows)
+    first = json.loads((tmp_path / "rows.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert first["format_version"] == 1
+    again = load_rows(tmp_path / "rows.jsonl")
+    assert [r.to_record() for r in again] == [r.to_record() for r in rows]
+
+
+def test_hub_layout_round_trip_through_our_loader_and_datasets(tmp_path, monkeypatch):
+    rows = load_rows("sample")
+    written = write_hub_layout(tmp_path / "hub", rows)
+    assert (tmp_path / "hub" / "README.md") in written
+    assert (tmp_path / "hub" / "indicifeval-trans" / "hi-00000-of-00001.parquet").is_file()
+    assert not (tmp_path / "hub" / "indicifeval-ground" / "en-00000-of-00001.parquet").exists()
+    ours = load_dataset("trans,ground", "all", tmp_path / "hub").rows
+    key = {r.id: r.to_record() for r in rows}
+    assert {r.id: r.to_record() for r in ours} == key  # language and subset from the layout, kwargs cleaned
+    datasets = pytest.importorskip("datasets")
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    split = datasets.load_dataset(str(tmp_path / "hub"), "indicifeval-trans", split="ta")
+    assert len(split) == sum(1 for r in rows if (r.language, r.subset) == ("ta", "trans"))
+    assert set(split[0]["kwargs"][0]) == set(KWARG_NAMES)  # all 24 names, unused ones null, as the hub serves
+    via_hub = load_dataset("trans", "ta", "hub", repo=str(tmp_path / "hub")).rows
+    assert [r.to_record() for r in via_hub] == [key[r.id] for r in via_hub]
