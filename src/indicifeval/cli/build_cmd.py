@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from indicifeval.cli.common import HelpFormatter, add_parser
 
@@ -22,6 +23,82 @@ def register(sub: argparse._SubParsersAction) -> None:
     status.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                         help="show the full traceback of an error")
     status.set_defaults(handler=show_status)
+    _register_trans(verbs)
+
+
+def _engine_classes() -> dict:
+    from indicifeval.build.trans.engines import ENGINES, options_class
+
+    return {name: options_class(name) for name in ENGINES}
+
+
+def _register_trans(verbs: argparse._SubParsersAction) -> None:
+    from indicifeval.build.trans.engines import DEFAULT_PROMPT, ENGINES
+    from indicifeval.build.trans.pipeline import STAGES
+    from indicifeval.cli.option_flags import add_option_flags
+
+    t = verbs.add_parser("trans", formatter_class=HelpFormatter, help="build the Trans split of a language",
+                         description="Translate the English Trans rows into a language, stage by stage ("
+                         + " -> ".join(STAGES) + "), resumably: run the same command again to go on. "
+                         "The phrase table (trans/pretranslations.jsonl) may be edited between stages "
+                         "(--until pretranslate, edit, run again).")
+    t.add_argument("folder", help="the build folder (one per language)")
+    t.add_argument("--lang", required=True, help="the target language (a profile code, e.g. hi)")
+    t.add_argument("--source", default="hub", help="the English rows: 'hub' (the en split), a local copy of the "
+                   "hub's layout, or a JSONL/JSON/Parquet file")
+    t.add_argument("--engine", required=True, choices=ENGINES, help="the translator (mock: --mock-answers "
+                   "fake[:RATE] for a deterministic fake translation, with RATE of placeholders damaged)")
+    t.add_argument("--model", required=True, help="the engine's model (a server's model name, a path or hub id; "
+                   "sarvam: sarvam-translate:v1)")
+    t.add_argument("--system-prompt", help=f"chat engines: a prompt named in prompts.json or the text itself, "
+                   f"{{language}} standing for the target language (default: {DEFAULT_PROMPT})")
+    t.add_argument("--max-tokens", type=int, default=2048, help="the longest translation of one unit")
+    t.add_argument("--until", choices=STAGES, help="stop after this stage (default: run them all)")
+    t.add_argument("--force", action="append", default=[], metavar="STAGE",
+                   help="start this stage over (the stages after it become stale); may be repeated")
+    t.add_argument("--overwrite", action="store_true", help="use a non-empty folder that `build` did not make")
+    t.add_argument("--quiet", action="store_true", help="no stage table")
+    t.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                   help="show the full traceback of an error")
+    add_option_flags(t.add_argument_group("engine options (each applies to the engines it names)"),
+                     _engine_classes(), identity="stage")
+    t.set_defaults(handler=build_trans)
+
+
+def build_trans(args: argparse.Namespace) -> int:
+    from indicifeval.build.trans.pipeline import EngineSpec
+    from indicifeval.build.trans.pipeline import build_trans as run_pipeline
+    from indicifeval.cli.option_flags import option_values
+    from indicifeval.cli.output import console, err_console
+    from indicifeval.runs.requests import SamplingSettings
+
+    options = option_values(args, args.engine, _engine_classes(), noun="engine")
+    spec = EngineSpec(args.engine, args.model, options, args.system_prompt,
+                      SamplingSettings(max_tokens=args.max_tokens))
+    forced = [s.strip() for item in args.force for s in item.split(",") if s.strip()]
+
+    def progress(name, record) -> None:
+        if not args.quiet:
+            counts = ", ".join(f"{k} {v}" for k, v in record.counts.items())
+            err_console.print(f"{name}: {record.status} ({counts})", soft_wrap=True)
+
+    done = run_pipeline(args.folder, args.lang, args.source, spec, until=args.until, force=forced,
+                        overwrite=args.overwrite, on_stage=progress)
+    if not args.quiet:
+        show_status(argparse.Namespace(folder=args.folder, json=False))
+    last, record = list(done.items())[-1]
+    counts = ", ".join(f"{v} {k}" for k, v in record.counts.items() if k in ("rows", "auto-ok", "needs-review"))
+    where = {"validate": "trans/rows.jsonl", "assemble": "trans/candidates.jsonl"}.get(last)
+    console.print(f"{args.lang}: {last} {record.status}" + (f", {counts}" if counts else "")
+                  + (f"; wrote {Path(args.folder) / where}" if where else ""), soft_wrap=True)
+    return 0
+
+
+def _short(value) -> str:
+    """A parameter as a table cell: an engine as engine:model, anything else as text."""
+    if isinstance(value, dict) and "engine" in value:
+        return f"{value['engine']}:{value.get('model')}"
+    return str(value)
 
 
 def show_status(args: argparse.Namespace) -> int:
@@ -40,7 +117,9 @@ def show_status(args: argparse.Namespace) -> int:
         table.add_column(column)
     for row in rows:
         counts = ", ".join(f"{k} {v}" for k, v in row["counts"].items())
-        params = ", ".join(f"{k}={v}" for k, v in row["params"].items())
+        params = ", ".join(f"{k}={_short(v)}" for k, v in row["params"].items())
+        if row.get("engine"):
+            params = ", ".join(p for p in (params, f"engine={_short(row['engine'])}") if p)
         table.add_row(row["stage"], row["status"], counts, row["started_at"] or "", row["finished_at"] or "",
                       params, row["note"])
     console.print(table)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from indicifeval.checkers import ScoringMode
 from indicifeval.cli.common import add_parser, split_list
-from indicifeval.core.errors import InputError
-from indicifeval.runs.backends.options import OPTIONS, BackendOptions, OptionSpec
+from indicifeval.cli.option_flags import add_option_flags, option_values
+from indicifeval.runs.backends.options import OPTIONS, BackendOptions
 from indicifeval.runs.requests import DEFAULT_MAX_TOKENS
 
 DEFAULT_MAX_ANSWER_CHARS = 1_000_000  # runs.runner's; not imported here to keep --help fast
@@ -53,55 +52,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _flags() -> dict[str, list[tuple[str, OptionSpec]]]:
-    """flag -> [(backend, spec)]: one flag can serve several backends (--dtype: hf, vllm)."""
-    flags: dict[str, list[tuple[str, OptionSpec]]] = {}
-    for backend, cls in OPTIONS.items():
-        for spec in cls.specs():
-            if spec.flag:
-                flags.setdefault(spec.flag, []).append((backend, spec))
-    return flags
-
-
-def _dest(flag: str) -> str:
-    return "opt_" + flag.lstrip("-").replace("-", "_")
-
-
 def add_backend_flags(group: argparse._ArgumentGroup) -> None:
-    """The backends' options as flags, from their declarations (runs/backends/options.py).
-    Unset flags stay None, so a flag given for another backend can be refused."""
-    for flag, users in _flags().items():
-        spec = users[0][1]
-        names = ", ".join(b for b, _ in users)
-        shown = "" if spec.default in (None, False) else f" (default: {spec.default})"
-        affects = "; part of the run's identity" if spec.affects_output else ""
-        kwargs: dict[str, Any] = {"dest": _dest(flag), "default": None,
-                                  "help": f"{names}: {spec.help}{shown}{affects}"}
-        if spec.type is bool:
-            kwargs["action"] = "store_true"
-        else:
-            kwargs["type"] = spec.type
-            kwargs["metavar"] = flag.lstrip("-").replace("-", "_").upper()
-            if spec.choices:
-                kwargs["choices"] = spec.choices
-                del kwargs["metavar"]
-        group.add_argument(flag, **kwargs)
+    """The backends' options as flags, from their declarations (runs/backends/options.py)."""
+    add_option_flags(group, OPTIONS)
 
 
 def backend_options(args: argparse.Namespace) -> BackendOptions:
     """The chosen backend's options from the flags; a flag of another backend is an error."""
-    chosen = OPTIONS[args.backend]
-    values = {}
-    for flag, users in _flags().items():
-        value = getattr(args, _dest(flag), None)
-        mine = [spec for backend, spec in users if backend == args.backend]
-        if mine:
-            if value is not None:
-                values[mine[0].name] = value
-        elif value is not None:
-            raise InputError(f"{flag} is an option of the {' and '.join(b for b, _ in users)} backend only, not of "
-                             f"{args.backend}")
-    return chosen.from_mapping(values)
+    return OPTIONS[args.backend].from_mapping(option_values(args, args.backend, OPTIONS))
 
 
 def run(args: argparse.Namespace) -> int:

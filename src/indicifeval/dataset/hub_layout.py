@@ -8,17 +8,31 @@ lies, the same way by ``score --data`` and ``run --data``."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from indicifeval.core.errors import InputError
 from indicifeval.languages import composition
 
 _SPLIT_FILE = re.compile(r"^(?P<split>[A-Za-z][A-Za-z0-9_]*)-\d+-of-\d+\.parquet$")
+_NAMED_FILE = re.compile(r"^(?P<config>[A-Za-z][\w.-]*)-(?P<lang>[a-z]{2,3})\.(?:jsonl|json|parquet)(?:\.gz)?$")
 
 
 def configs() -> dict[str, str]:
     """Subset -> the hub config that holds it."""
     return dict(composition().configs)
+
+
+@lru_cache(maxsize=256)
+def named_split(file: str) -> tuple[str | None, str | None]:
+    """(language, subset) a file's name gives, as one split is saved on its own:
+    ``indicifeval-ground-ne.jsonl`` (config, then language); (None, None) for other names.
+    These only fill in rows that carry neither (unlike the folder layout, a name may be wrong)."""
+    match = _NAMED_FILE.match(Path(file).name)
+    if match is None:
+        return None, None
+    subset = {c: s for s, c in configs().items()}.get(match.group("config"))
+    return (match.group("lang"), subset) if subset else (None, None)
 
 
 def is_hub_layout(folder: Path) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 
 from indicifeval.checkers import REGISTRY, SUBSETS, KwargError, clean_kwargs
 from indicifeval.core.errors import InputError, Source
-from indicifeval.dataset.hub_layout import is_hub_layout, layout_files
+from indicifeval.dataset.hub_layout import is_hub_layout, layout_files, named_split
 from indicifeval.dataset.readers import read_records
 from indicifeval.languages import UnknownLanguageError, get_profile
 from indicifeval.records import Row, RowId
@@ -93,14 +93,16 @@ def parse_row(record: dict, source: Source, language: str | None = None, subset:
             cleaned.append(clean_kwargs(iid, kw))
         except KwargError as exc:
             raise source.error(f"{exc} (instruction {index + 1}, {iid})", f"kwargs[{index}].{exc.field}") from None
-    lang = _own_value(record, "language", source, layout[0] if layout else None, language, defaults[0])
+    named = named_split(source.file) if layout is None and source.file else (None, None)
+    lang = _own_value(record, "language", source, layout[0] if layout else None, language, defaults[0] or named[0])
     if lang is None:
         raise source.error("no language: give the row a 'language' field or pass --language", "language")
     try:
         get_profile(lang)
     except UnknownLanguageError as exc:
         raise source.error(str(exc), "language") from None
-    sub = _own_value(record, "subset", source, layout[1] if layout else None, subset, defaults[1] or "trans")
+    sub = _own_value(record, "subset", source, layout[1] if layout else None, subset,
+                     defaults[1] or named[1] or "trans")
     if sub not in SUBSETS:
         raise source.error(f"subset must be one of {', '.join(SUBSETS)}, got {sub!r}", "subset")
     tags = record.get("tags") or ()

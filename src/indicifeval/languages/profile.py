@@ -71,6 +71,12 @@ class LanguageProfile:
     # Generation side (scoring needs neither): letters to draw a letter_frequency letter from,
     # and the instruction descriptions.
     default_letters: tuple[str, ...] = ()
+    # the language's code in other systems: sarvam (od-IN for Odia), flores / nllb / indictrans2 (hin_Deva), m2m100
+    codes: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    # How prompts in the language write the numbers 1-10 and the ordinals first-tenth (for the
+    # dataset validator: a kwarg's number must be stated in its prompt); empty when not given.
+    number_words: dict[int, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
+    ordinal_words: dict[int, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
     instruction_texts: InstructionTexts | None = field(default=None, hash=False, compare=False)
     source: str = field(default="", hash=False, compare=False)  # the JSON file it was read from
 
@@ -97,6 +103,11 @@ def _texts_from_json(data: dict | None) -> InstructionTexts | None:
     )
 
 
+def _numbered(table: dict | None) -> dict[int, tuple[str, ...]]:
+    """``{"1": ["one"], ...}`` -> ``{1: ("one",), ...}``; a key that is not a number is an error."""
+    return {int(n): tuple(words) for n, words in (table or {}).items()}
+
+
 def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
     paper = data["paper"]
     defaults = data["defaults"]
@@ -119,6 +130,9 @@ def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
         distinctive_letters=data.get("distinctive_letters", ""),
         subsets=tuple(data["subsets"]) if data.get("subsets") else None,
         default_letters=tuple(defaults.get("letters", "")),
+        codes=dict(data.get("codes") or {}),
+        number_words=_numbered(defaults.get("number_words")),
+        ordinal_words=_numbered(defaults.get("ordinal_words")),
         instruction_texts=_texts_from_json(data.get("instructions")),
         source=source,
         paper=PaperQuirks(

@@ -1,0 +1,166 @@
+"""Format instructions must show (or describe) the format the checker parses: ******, JSON,
+bullets, *highlights*, <<title>>.
+
+Script-agnostic: the markup is looked for as characters. A prompt without it may still
+describe it in words ("double angular brackets", "बुलेट पोइन्ट"), so what is missing is only a
+warning, and none is given when the prompt uses a word that the profile's own description of
+that instruction uses and no other description does (its cue words), or the English term.
+On a dataset large enough to tell, a cue word must also be specific to the prompts that ask for
+the format: common words ("can", "गर्न") that happen to be in one description are dropped.
+A missed warning costs less than a false alarm on every faithful translation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+import regex
+
+from indicifeval.dataset.validation.findings import WARNING, Finding, finding
+from indicifeval.dataset.validation.lexical import instructions
+from indicifeval.dataset.validation.prompt import Prompt, snippet
+from indicifeval.languages import get_profile
+from indicifeval.text.normalize import match_key
+
+TWO = "combination:two_responses"
+JSON = "detectable_format:json_format"
+BULLETS = "detectable_format:number_bullet_lists"
+HIGHLIGHTS = "detectable_format:number_highlighted_sections"
+TITLE = "detectable_format:title"
+# the English terms, which Indic prompts often keep in Latin letters
+_LATIN_CUES = {TWO: ("asterisk",), JSON: ("json",), BULLETS: ("bullet",), HIGHLIGHTS: ("highlight", "italic", "bold"),
+               TITLE: ("title", "angular", "angle bracket")}
+_EXAMPLES = regex.compile(r"<<[^>\n]*>>|\*[^*\n]*\*|^\s*[*\-•].*$|\{[a-z_]+\}|```\w*", regex.MULTILINE)
+_WORD = regex.compile(r"[\p{L}\p{M}]{3,}")
+
+
+@cache
+def cue_words(language: str, instruction_id: str) -> frozenset[str]:
+    """Words of the profile's description of ``instruction_id`` (examples left out) that no
+    other instruction's description uses: how the language names this format."""
+    texts = get_profile(language).instruction_texts
+    if texts is None:
+        return frozenset()
+
+    def words(iid: str) -> set[str]:
+        return {w for t in texts.templates.get(iid, ()) for w in _WORD.findall(match_key(_EXAMPLES.sub(" ", t)))}
+
+    others = set().union(*(words(iid) for iid in texts.templates if iid != instruction_id))
+    return frozenset(words(instruction_id) - others)
+
+
+FORMAT_IDS = (TWO, JSON, BULLETS, HIGHLIGHTS, TITLE)
+Cues = dict[tuple[str, str], frozenset[str]]
+# a cue must be rare in the prompts without the format, and much commoner in those with it
+_MIN_PROMPTS, _MAX_ELSEWHERE, _ENRICHMENT = 20, 0.02, 5.0
+
+
+def all_cues(language: str, instruction_id: str) -> frozenset[str]:
+    return cue_words(language, instruction_id) | frozenset(_LATIN_CUES.get(instruction_id, ()))
+
+
+def format_cues(prompts: list[Prompt]) -> Cues:
+    """(language, format id) -> the cue words that are specific to prompts asking that format,
+    where there are enough prompts to tell (otherwise every cue word is kept)."""
+    by_language: dict[str, list[Prompt]] = {}
+    for p in prompts:
+        by_language.setdefault(p.row.language, []).append(p)
+    table: Cues = {}
+    for language, group in by_language.items():
+        for iid in FORMAT_IDS:
+            cues = all_cues(language, iid)
+            mine = [p.key for p in group if iid in p.row.instruction_id_list]
+            other = [p.key for p in group if iid not in p.row.instruction_id_list]
+            if not mine or len(other) < _MIN_PROMPTS:
+                table[language, iid] = cues
+                continue
+            table[language, iid] = frozenset(
+                c for c in cues if (s := _share(c, other)) <= _MAX_ELSEWHERE and _share(c, mine) >= _ENRICHMENT * s)
+    return table
+
+
+def _share(cue: str, texts: list[str]) -> float:
+    return sum(cue in t for t in texts) / len(texts)
+
+
+def described(p: Prompt, instruction_id: str) -> str | None:
+    """A word of the prompt that names the format (see ``cue_words``), or None."""
+    cues = p.cues.get((p.row.language, instruction_id)) if p.cues is not None else None
+    if cues is None:
+        cues = all_cues(p.row.language, instruction_id)
+    for cue in cues:
+        if " " in cue and cue in p.key:
+            return cue
+    for word in p.words:
+        for cue in cues:
+            if cue in word:
+                return word
+    return None
+
+
+_ASTERISK_RUN = regex.compile(r"(?<!\*)\*{3,5}(?!\*)")
+
+
+def two_responses_separator(p: Prompt) -> Iterator[Finding]:
+    for index, iid, _ in instructions(p):
+        if iid != TWO or "******" in p.row.prompt:
+            continue
+        run = _ASTERISK_RUN.search(p.row.prompt)
+        if run:
+            yield finding(p.row, "two_responses_separator", WARNING,
+                          f"the prompt shows {run.group()} ({len(run.group())} asterisks); the checker splits the "
+                          f"responses on exactly ******", snippet(p.row.prompt, run.start(), run.end()), index)
+        elif not described(p, iid):
+            yield finding(p.row, "two_responses_separator", WARNING,
+                          "the prompt neither shows the ****** separator nor names asterisks", None, index)
+
+
+def json_mentioned(p: Prompt) -> Iterator[Finding]:
+    for index, iid, _ in instructions(p):
+        if iid == JSON and "```" not in p.row.prompt and not described(p, iid):
+            yield finding(p.row, "json_mentioned", WARNING, "the prompt mentions neither JSON nor a ``` block",
+                          None, index)
+
+
+_BULLET_LINE = regex.compile(r"^[ \t]*[*\-•][ \t]", regex.MULTILINE)
+
+
+def bullet_example(p: Prompt) -> Iterator[Finding]:
+    for index, iid, _ in instructions(p):
+        if iid != BULLETS:
+            continue
+        text = p.row.prompt
+        if "*" in text or "•" in text or _BULLET_LINE.search(text) or described(p, iid):
+            continue
+        yield finding(p.row, "bullet_example", WARNING,
+                      "the prompt shows no bullet marker (* or -) and does not name bullet points", None, index)
+
+
+_HIGHLIGHT = regex.compile(r"\*{1,2}[^*\n]*[^\s*][^*\n]*\*{1,2}")
+_EMPTY_HIGHLIGHT = regex.compile(r"(?<!\*)\*{1,2}[ \t]*\*{1,2}(?!\*)")
+
+
+def highlight_example(p: Prompt) -> Iterator[Finding]:
+    for index, iid, _ in instructions(p):
+        if iid != HIGHLIGHTS or _HIGHLIGHT.search(p.row.prompt) or described(p, iid):
+            continue
+        empty = _EMPTY_HIGHLIGHT.search(p.row.prompt)
+        message = ("the prompt's only highlight example is empty" if empty else
+                   "the prompt shows no *highlighted* example and does not name highlighting")
+        yield finding(p.row, "highlight_example", WARNING, message,
+                      snippet(p.row.prompt, empty.start(), empty.end()) if empty else None, index)
+
+
+_TITLE = regex.compile(r"<<[^\n]*?\S[^\n]*?>>")
+_EMPTY_TITLE = regex.compile(r"<<\s*>>")
+
+
+def title_example(p: Prompt) -> Iterator[Finding]:
+    for index, iid, _ in instructions(p):
+        if iid != TITLE or _TITLE.search(p.row.prompt) or described(p, iid):
+            continue
+        empty = _EMPTY_TITLE.search(p.row.prompt)
+        message = ("the prompt's only <<title>> example is empty" if empty else
+                   "the prompt shows no <<title>> example and does not describe the double angular brackets")
+        yield finding(p.row, "title_example", WARNING, message,
+                      snippet(p.row.prompt, empty.start(), empty.end()) if empty else None, index)

@@ -1,0 +1,49 @@
+"""Reading rows for validation: as ``load_rows`` reads them (every schema problem is an
+InputError naming file, line and field), except that a repeated key is kept, so that it is
+reported as a finding beside all the others instead of stopping at the first. The hub's rows
+come through ``load_dataset``, whose refusal of a repeated key stands (the hub's splits have
+none)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from indicifeval.core.errors import InputError
+from indicifeval.dataset.benchmark import HUB, load_dataset
+from indicifeval.dataset.rows import SAMPLE, _records, load_rows, parse_row
+from indicifeval.records import Row
+
+Data = str | Path | Iterable[dict] | Iterable[Row]
+
+
+def read_rows(data: Data, language: str | None = None, subset: str | None = None) -> list[Row]:
+    """Rows from a file, a folder (the hub's parquet layout included), ``"sample"``, ``"hub"``,
+    row dicts or parsed rows; ``language``/``subset`` fill in rows that carry none."""
+    if not isinstance(data, (str, Path)):
+        items: list = list(data)
+        if items and all(isinstance(r, Row) for r in items):
+            return items
+        data = items
+    elif str(data) == HUB:
+        return load_dataset(source=HUB, language=language, subset=subset).rows
+    elif str(data) != SAMPLE and not Path(data).exists():
+        raise InputError("no such file or folder (use 'sample', 'hub', a file or a folder)", str(data))
+    rows = [parse_row(record, source, language, subset, layout)
+            for source, record, layout in _records(data)]
+    if not rows:
+        raise InputError("no rows", str(data) if isinstance(data, (str, Path)) else None)
+    return rows
+
+
+def read_source(data: Data) -> list[Row]:
+    """The English rows a Trans split was translated from (rows without a language are English
+    Trans rows); a repeated key there is an error, as the loader makes it."""
+    if not isinstance(data, (str, Path)):
+        items: list = list(data)
+        if items and all(isinstance(r, Row) for r in items):
+            return items
+        data = items
+    elif not Path(data).exists() and str(data) != SAMPLE:
+        raise InputError("no such file or folder", f"--source {data}")
+    return load_rows(data, defaults=("en", "trans"))

@@ -1,0 +1,89 @@
+"""A deterministic stand-in for a machine translator, for tests and demos of the Trans pipeline.
+
+It "translates" by spelling every Latin word in the target alphabet (so the output is in the
+right script and language identification sees the target language), and keeps digits,
+punctuation, markup and placeholders. With ``mangle`` it damages placeholders the way real
+engines do, each placeholder by a seeded draw: ``spaces`` ({{ 3 }}), ``single`` ({3}),
+``square`` ([[3]]), ``native`` (the digits in the target script), ``glue`` (a letter stuck to
+it), ``drop`` (gone) and ``duplicate`` (twice). The first four a careful restorer can undo;
+the last three must be caught."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Sequence
+
+PLACEHOLDER = re.compile(r"\{\{(\d+)\}\}")
+MANGLINGS = ("spaces", "single", "square", "native", "glue", "drop", "duplicate")
+RESTORABLE = frozenset({"spaces", "single", "square", "native"})
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def native_digits(alphabet: Sequence[str]) -> str:
+    """The ten digits of the alphabet's script ("" if it has none), found from its first letter."""
+    if not alphabet:
+        return ""
+    name = unicodedata.name(alphabet[0], "")
+    script = name.split(" ")[0]
+    digits = []
+    for d in range(10):
+        try:
+            digits.append(unicodedata.lookup(f"{script} DIGIT {unicodedata.name(str(d)).split()[-1]}"))
+        except KeyError:
+            return ""
+    return "".join(digits)
+
+
+class FakeTranslator:
+    """``FakeTranslator(alphabet)(text)`` -> the fake translation; ``mangled`` records what was
+    done to which placeholder of which text (for tests to check every one was caught)."""
+
+    def __init__(self, alphabet: Sequence[str], mangle: float = 0.0, modes: Sequence[str] = MANGLINGS,
+                 seed: int = 0):
+        if not alphabet:
+            raise ValueError("the fake translator needs the target alphabet")
+        self.alphabet = list(alphabet)
+        self.mangle, self.modes, self.seed = mangle, tuple(modes), seed
+        self.digits = native_digits(self.alphabet)
+        self.mangled: dict[tuple[str, str], str] = {}  # (text, placeholder) -> mode
+
+    def _word(self, word: str) -> str:
+        return "".join(self.alphabet[(ord(ch.lower()) - 97) % len(self.alphabet)] for ch in word)
+
+    def _draw(self, text: str, placeholder: str) -> str | None:
+        digest = hashlib.sha256(f"{self.seed}|{text}|{placeholder}".encode()).digest()
+        if self.mangle <= 0 or digest[0] / 256 >= self.mangle:
+            return None
+        return self.modes[digest[1] % len(self.modes)]
+
+    def _placeholder(self, text: str, match: re.Match) -> str:
+        whole, number = match.group(0), match.group(1)
+        mode = self._draw(text, whole)
+        if mode is None:
+            return whole
+        if mode == "native" and not self.digits:
+            mode = "spaces"
+        self.mangled[(text, whole)] = mode
+        return {
+            "spaces": f"{{{{ {number} }}}}",
+            "single": f"{{{number}}}",
+            "square": f"[[{number}]]",
+            "native": "{{" + "".join(self.digits[int(d)] for d in number) + "}}",
+            "glue": whole + self.alphabet[0],
+            "drop": "",
+            "duplicate": whole + " " + whole,
+        }[mode]
+
+    def __call__(self, text: str) -> str:
+        pieces, at = [], 0
+        for match in PLACEHOLDER.finditer(text):
+            pieces.append(_WORD.sub(lambda m: self._word(m.group(0)), text[at:match.start()]))
+            pieces.append(self._placeholder(text, match))
+            at = match.end()
+        pieces.append(_WORD.sub(lambda m: self._word(m.group(0)), text[at:]))
+        return "".join(pieces)
+
+
+__all__ = ["MANGLINGS", "RESTORABLE", "FakeTranslator", "native_digits"]
