@@ -4,7 +4,10 @@ matcher is the scorer's; the real Nepali rows give only findings that are real."
 
 import json
 
+import pytest
+
 from indicifeval.cli import main
+from indicifeval.core.errors import InputError
 from indicifeval.dataset.validation import CHECKS, validate, validate_rows
 from tests.conftest import shared_path
 
@@ -189,3 +192,19 @@ def test_real_nepali_trans_rows_against_the_english_source():
     assert not report.errors
     dropped = [f for f in report.findings if f.check == "source_instructions"]
     assert len(dropped) == 39 and all("dropped" in f.message for f in dropped)
+
+
+def test_a_build_folder_is_validated_against_its_own_source(tmp_path):
+    from indicifeval.build.trans.pipeline import EngineSpec, build_trans
+
+    out = tmp_path / "build"
+    build_trans(out, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), until="assemble")
+    report = validate(out)  # the candidates (validate has not run), against trans/source.jsonl
+    assert report.data.endswith("candidates.jsonl") and report.source.endswith("source.jsonl")
+    assert not report.errors and "source_keys" in report.checks
+    build_trans(out, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}))
+    assert validate(out).data.endswith("rows.jsonl")
+    empty = tmp_path / "empty"
+    build_trans(empty, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), until="plan")
+    with pytest.raises(InputError, match="no assembled rows yet"):
+        validate(empty)

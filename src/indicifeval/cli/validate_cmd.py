@@ -20,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "source. Prints a table per check, writes every finding to --out (JSON lines) and exits 1 if there are "
         "errors (warnings do not fail). Checks: " + ", ".join(c.name for c in CHECKS) + ".",
     )
-    p.add_argument("data", help="rows: a JSONL, JSON array or Parquet file (e.g. a build folder's assembled rows), a "
-                   "folder such as a local copy of the hub's parquet layout, 'sample' or 'hub'")
+    p.add_argument("data", help="rows: a JSONL, JSON array or Parquet file, a folder such as a local copy of the "
+                   "hub's parquet layout, a build folder (its rows, against its English source), 'sample' or 'hub'")
     p.add_argument("--language", help="language of rows that carry none (a row that says another is an error)")
     p.add_argument("--subset", choices=SUBSETS, help="subset of rows that carry none (otherwise trans)")
     p.add_argument("--source", help="the English rows the Trans rows were translated from (JSONL, same keys): "

@@ -13,6 +13,15 @@ SCORES = "scores.jsonl"
 SUMMARY = "summary.json"
 
 
+# A build folder (``build``): one folder per pipeline, each with the files of its stages.
+TRANS_SOURCE, TRANS_PLANS = "trans/source.jsonl", "trans/plans.jsonl"
+TRANS_PHRASE_LOG, TRANS_PHRASES = "trans/phrases-mt.jsonl", "trans/pretranslations.jsonl"
+TRANS_MT_LOG, TRANS_CANDIDATES = "trans/mt.jsonl", "trans/candidates.jsonl"
+TRANS_VALIDATION, TRANS_ROWS = "trans/validation.jsonl", "trans/rows.jsonl"
+# pipeline -> (final rows, assembled rows, the rows they were made from): what `validate` reads
+BUILD_ROWS = {"trans": (TRANS_ROWS, TRANS_CANDIDATES, TRANS_SOURCE)}
+
+
 def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
     """(scores, summary) file names of ``mode`` in a folder made with ``primary``: the
     folder's own mode keeps the plain names, another mode's scores sit beside them."""
@@ -21,4 +30,6 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
     return f"scores.{mode}.jsonl", f"summary.{mode}.json"
 
 
-__all__ = ["GENERATIONS", "MANIFEST", "RESPONSES", "ROWS", "SCORES", "SUMMARY", "score_file_names"]
+__all__ = ["BUILD_ROWS", "GENERATIONS", "MANIFEST", "RESPONSES", "ROWS", "SCORES", "SUMMARY", "TRANS_CANDIDATES",
+           "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS", "TRANS_ROWS", "TRANS_SOURCE",
+           "TRANS_VALIDATION", "score_file_names"]

@@ -25,15 +25,15 @@ from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import load_rows, write_rows_jsonl
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
-from indicifeval.records import Generation
+from indicifeval.records import Generation, layout
 from indicifeval.runs.resumable import Job, execute
 from indicifeval.runs.resumable import plan as plan_jobs
 
 PIPELINE = "trans"
-SOURCE, PLANS = "trans/source.jsonl", "trans/plans.jsonl"
-PHRASE_LOG, PHRASES = "trans/phrases-mt.jsonl", "trans/pretranslations.jsonl"
-MT_LOG, CANDIDATES = "trans/mt.jsonl", "trans/candidates.jsonl"
-VALIDATION, ROWS = "trans/validation.jsonl", "trans/rows.jsonl"
+SOURCE, PLANS = layout.TRANS_SOURCE, layout.TRANS_PLANS
+PHRASE_LOG, PHRASES = layout.TRANS_PHRASE_LOG, layout.TRANS_PHRASES
+MT_LOG, CANDIDATES = layout.TRANS_MT_LOG, layout.TRANS_CANDIDATES
+VALIDATION, ROWS = layout.TRANS_VALIDATION, layout.TRANS_ROWS
 EngineFactory = Callable[[], Engine]
 
 

@@ -12,7 +12,12 @@ from indicifeval.core.errors import InputError
 from indicifeval.core.files import atomic_writer
 from indicifeval.dataset.validation import artefacts, formats, language, lexical, numbers, source
 from indicifeval.dataset.validation.findings import CHECK_NAMES, CHECKS, SOURCE_CHECKS, Finding, counts
-from indicifeval.dataset.validation.loading import Data, read_rows, read_source
+from indicifeval.dataset.validation.loading import (
+    Data,
+    build_folder_files,
+    read_rows,
+    read_source,
+)
 from indicifeval.dataset.validation.prompt import Prompt
 
 RowCheck = Callable[[Prompt], Iterator[Finding]]
@@ -83,17 +88,24 @@ class ValidationReport:
 
 def validate(data: Data, language: str | None = None, subset: str | None = None,
              source_rows: Data | None = None, skip: Iterable[str] = ()) -> ValidationReport:
-    """Validate rows from ``data`` (a file, folder, ``"sample"``, ``"hub"`` or rows), against the
-    English ``source_rows`` if given; ``skip``: checks to leave out. Bad input raises InputError."""
+    """Validate rows from ``data`` (a file, folder, build folder, ``"sample"``, ``"hub"`` or
+    rows), against the English ``source_rows`` if given (a build folder's own by default);
+    ``skip``: checks to leave out. Bad input raises InputError."""
     skipped = set(skip)
     unknown = sorted(skipped - set(CHECK_NAMES))
     if unknown:
         raise InputError(f"unknown check {', '.join(map(repr, unknown))}; checks: {', '.join(CHECK_NAMES)}",
                          field="skip")
+    built = build_folder_files(data)
+    if built is not None:  # a build folder: its rows, against the rows they were made from
+        data = built[0]
+        if source_rows is None and built[1].is_file():
+            source_rows = built[1]
     rows = read_rows(data, language, subset)
     if source_rows is not None and not any(r.subset == "trans" for r in rows):
         raise InputError("--source compares Trans rows with their English source, and the data has no Trans rows",
                          _name(data))
+    source_name = _name(source_rows) if source_rows is not None else None
     if source_rows is not None:
         source_list = read_source(source_rows)
         keys = {str(r.key) for r in source_list}
@@ -105,7 +117,7 @@ def validate(data: Data, language: str | None = None, subset: str | None = None,
     checks = tuple(c.name for c in CHECKS
                    if c.name not in skipped and (source_rows is not None or c.name not in SOURCE_CHECKS))
     return ValidationReport(findings, len(rows), sum(len(r.instruction_id_list) for r in rows), _name(data),
-                            _name(source_rows) if source_rows is not None else None, checks)
+                            source_name, checks)
 
 
 def _name(data: Data | None) -> str:

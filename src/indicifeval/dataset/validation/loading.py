@@ -10,11 +10,28 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from indicifeval.core.errors import InputError
+from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.dataset.benchmark import HUB, load_dataset
 from indicifeval.dataset.rows import SAMPLE, _records, load_rows, parse_row
 from indicifeval.records import Row
+from indicifeval.records.layout import BUILD_ROWS
 
 Data = str | Path | Iterable[dict] | Iterable[Row]
+
+
+def build_folder_files(data: Data) -> tuple[Path, Path] | None:
+    """(rows, source) of a build folder (``indicifeval build``): its final rows, or its
+    assembled candidates when the validate stage has not run, and the English rows they were
+    made from; None when ``data`` is not a build folder."""
+    if not isinstance(data, (str, Path)) or not Path(data).is_dir() or tool_of(read_manifest(data)) != "build":
+        return None
+    folder = Path(data)
+    for final, assembled, source in BUILD_ROWS.values():
+        for name in (final, assembled):
+            if (folder / name).is_file():
+                return folder / name, folder / source
+    raise InputError("the build folder has no assembled rows yet (run the build through its assemble stage)",
+                     str(folder))
 
 
 def read_rows(data: Data, language: str | None = None, subset: str | None = None) -> list[Row]:
