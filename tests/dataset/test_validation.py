@@ -206,5 +206,5 @@ def test_a_build_folder_is_validated_against_its_own_source(tmp_path):
     assert validate(out).data.endswith("rows.jsonl")
     empty = tmp_path / "empty"
     build_trans(empty, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), until="plan")
-    with pytest.raises(InputError, match="no assembled rows yet"):
+    with pytest.raises(InputError, match="no rows yet"):
         validate(empty)

@@ -5,6 +5,7 @@ its identity and outcome, and holds the folder's lock while it runs."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,14 @@ class StageContext:
     inputs: dict[str, Path]
     engine: Any = None
     written: list[str] = field(default_factory=list)
+    # (label, total) -> a context manager yielding advance(n): the caller's progress bar
+    progress: Callable[[str, int], Any] | None = None
+
+    def bar(self, label: str, total: int) -> Any:
+        """A progress bar for ``total`` steps of this stage (a no-op without a caller's)."""
+        if self.progress is None:
+            return nullcontext(lambda n=1: None)
+        return self.progress(f"{self.record.name}: {label}", total)
 
     @property
     def folder(self) -> Path:
@@ -87,7 +96,7 @@ def dependents(pipeline: str, name: str) -> list[str]:
 
 def run_stage(build: BuildFolder, pipeline: str, name: str, *, inputs: dict[str, str | Path] | None = None,
               params: dict[str, Any] | None = None, engine: Any = None, engine_identity: dict | None = None,
-              force: bool = False) -> StageRecord:
+              force: bool = False, progress: Callable[[str, int], Any] | None = None) -> StageRecord:
     """Run (or resume) one stage; returns its record. Stages it comes after must be complete."""
     key = f"{pipeline}:{name}"
     if key not in STAGES:
@@ -105,7 +114,7 @@ def run_stage(build: BuildFolder, pipeline: str, name: str, *, inputs: dict[str,
         record = build.begin(name, identity, dependents(pipeline, name), force)
         if record.status == "complete":
             return record
-        ctx = StageContext(build, record, dict(params or {}), paths, engine)
+        ctx = StageContext(build, record, dict(params or {}), paths, engine, progress=progress)
         try:
             counts = spec.fn(ctx)
         except BaseException as exc:

@@ -24,6 +24,24 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="show the full traceback of an error")
     status.set_defaults(handler=show_status)
     _register_trans(verbs)
+    from indicifeval.cli import build_ground_cmd
+
+    build_ground_cmd.register(verbs)
+
+
+def add_stage_flags(parser: argparse.ArgumentParser, stages: tuple[str, ...]) -> None:
+    """The flags every pipeline verb has: how far to go, what to redo, how much to say."""
+    parser.add_argument("--until", choices=stages, help="stop after this stage (default: run them all)")
+    parser.add_argument("--force", action="append", default=[], metavar="STAGE",
+                        help="start this stage over (the stages after it become stale); may be repeated")
+    parser.add_argument("--overwrite", action="store_true", help="use a non-empty folder that `build` did not make")
+    parser.add_argument("--quiet", action="store_true", help="no stage table")
+    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="show the full traceback of an error")
+
+
+def forced_stages(args: argparse.Namespace) -> list[str]:
+    return [s.strip() for item in args.force for s in item.split(",") if s.strip()]
 
 
 def _engine_classes() -> dict:
@@ -53,13 +71,7 @@ def _register_trans(verbs: argparse._SubParsersAction) -> None:
     t.add_argument("--system-prompt", help=f"chat engines: a prompt named in prompts.json or the text itself, "
                    f"{{language}} standing for the target language (default: {DEFAULT_PROMPT})")
     t.add_argument("--max-tokens", type=int, default=2048, help="the longest translation of one unit")
-    t.add_argument("--until", choices=STAGES, help="stop after this stage (default: run them all)")
-    t.add_argument("--force", action="append", default=[], metavar="STAGE",
-                   help="start this stage over (the stages after it become stale); may be repeated")
-    t.add_argument("--overwrite", action="store_true", help="use a non-empty folder that `build` did not make")
-    t.add_argument("--quiet", action="store_true", help="no stage table")
-    t.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
-                   help="show the full traceback of an error")
+    add_stage_flags(t, STAGES)
     add_option_flags(t.add_argument_group("engine options (each applies to the engines it names)"),
                      _engine_classes(), identity="stage")
     t.set_defaults(handler=build_trans)
@@ -69,13 +81,13 @@ def build_trans(args: argparse.Namespace) -> int:
     from indicifeval.build.trans.pipeline import EngineSpec
     from indicifeval.build.trans.pipeline import build_trans as run_pipeline
     from indicifeval.cli.option_flags import option_values
-    from indicifeval.cli.output import console, err_console
+    from indicifeval.cli.output import console, err_console, progress_bar
     from indicifeval.runs.requests import SamplingSettings
 
     options = option_values(args, args.engine, _engine_classes(), noun="engine")
     spec = EngineSpec(args.engine, args.model, options, args.system_prompt,
                       SamplingSettings(max_tokens=args.max_tokens))
-    forced = [s.strip() for item in args.force for s in item.split(",") if s.strip()]
+    forced = forced_stages(args)
 
     def progress(name, record) -> None:
         if not args.quiet:
@@ -83,7 +95,8 @@ def build_trans(args: argparse.Namespace) -> int:
             err_console.print(f"{name}: {record.status} ({counts})", soft_wrap=True)
 
     done = run_pipeline(args.folder, args.lang, args.source, spec, until=args.until, force=forced,
-                        overwrite=args.overwrite, on_stage=progress)
+                        overwrite=args.overwrite, on_stage=progress,
+                        progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
     if not args.quiet:
         show_status(argparse.Namespace(folder=args.folder, json=False))
     last, record = list(done.items())[-1]

@@ -18,8 +18,10 @@ TRANS_SOURCE, TRANS_PLANS = "trans/source.jsonl", "trans/plans.jsonl"
 TRANS_PHRASE_LOG, TRANS_PHRASES = "trans/phrases-mt.jsonl", "trans/pretranslations.jsonl"
 TRANS_MT_LOG, TRANS_CANDIDATES = "trans/mt.jsonl", "trans/candidates.jsonl"
 TRANS_VALIDATION, TRANS_ROWS = "trans/validation.jsonl", "trans/rows.jsonl"
+GROUND_ROWS = "ground/rows.jsonl"
 # pipeline -> (final rows, assembled rows, the rows they were made from): what `validate` reads
-BUILD_ROWS = {"trans": (TRANS_ROWS, TRANS_CANDIDATES, TRANS_SOURCE)}
+BUILD_ROWS: dict[str, tuple[str, str, str | None]] = {"trans": (TRANS_ROWS, TRANS_CANDIDATES, TRANS_SOURCE),
+                                                      "ground": (GROUND_ROWS, GROUND_ROWS, None)}
 
 
 def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
@@ -30,6 +32,6 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
     return f"scores.{mode}.jsonl", f"summary.{mode}.json"
 
 
-__all__ = ["BUILD_ROWS", "GENERATIONS", "MANIFEST", "RESPONSES", "ROWS", "SCORES", "SUMMARY", "TRANS_CANDIDATES",
-           "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS", "TRANS_ROWS", "TRANS_SOURCE",
-           "TRANS_VALIDATION", "score_file_names"]
+__all__ = ["BUILD_ROWS", "GENERATIONS", "GROUND_ROWS", "MANIFEST", "RESPONSES", "ROWS", "SCORES", "SUMMARY",
+           "TRANS_CANDIDATES", "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS", "TRANS_ROWS",
+           "TRANS_SOURCE", "TRANS_VALIDATION", "score_file_names"]

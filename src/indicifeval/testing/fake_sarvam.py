@@ -16,13 +16,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from indicifeval.testing.fake_server import FaultPlan
+from indicifeval.testing.loopback import LoopbackServer
 
 SARVAM_FAULTS = ("429", "500", "drop")
 MAX_INPUT_CHARS = 2000
@@ -51,61 +51,25 @@ def fake_translation(text: str, target: str) -> str:
     return f"[{target}] {text}"
 
 
-class FakeSarvamServer:
+class FakeSarvamServer(LoopbackServer):
     """Run it in a background thread: ``with FakeSarvamServer(config) as server: server.url``."""
+
+    name = "fake-sarvam"
+    backlog = 256
 
     def __init__(self, config: SarvamConfig | None = None, host: str = "127.0.0.1", port: int = 0):
         self.config = config or SarvamConfig()
-        self.host, self.port = host, port
+        super().__init__(host, port)
         self.attempts: Counter[str] = Counter()  # input -> requests seen
         self.translated: Counter[str] = Counter()  # input -> 200 answers given
         self.faults_served: Counter[str] = Counter()
         self.log: list[tuple[float, str, int]] = []  # (monotonic time, input, status); status 0: dropped
         self.seen_bodies: list[dict] = []
         self.in_flight = self.max_in_flight = 0  # translate requests being answered at once
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._lock = threading.Lock()
 
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
-
-    def __enter__(self) -> FakeSarvamServer:
-        self.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._serve, name="fake-sarvam", daemon=True)
-        self._thread.start()
-        if not self._ready.wait(10):
-            raise RuntimeError("fake Sarvam server did not start")
-
-    def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-        if self._thread is not None:
-            self._thread.join(5)
-
-    def serve_forever(self) -> None:
-        self._serve()
-
-    def _serve(self) -> None:
-        loop = self._loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        server = loop.run_until_complete(asyncio.start_server(self._handle, self.host, self.port, backlog=256))
-        self.port = server.sockets[0].getsockname()[1]
-        self._ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            server.close()
-            loop.run_until_complete(server.wait_closed())
-            loop.close()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:

@@ -17,13 +17,13 @@ import asyncio
 import hashlib
 import json
 import random
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from indicifeval.dataset import sample_answers
+from indicifeval.testing.loopback import LoopbackServer
 
 FAULTS = ("429", "500", "slow", "drop", "malformed")
 
@@ -62,64 +62,26 @@ def default_answer(prompt: str) -> str:
     return f"Answer: {prompt[:60]}"
 
 
-class FakeOpenAIServer:
+class FakeOpenAIServer(LoopbackServer):
     """Run it in a background thread: ``with FakeOpenAIServer(config) as server: server.url``."""
+
+    name = "fake-openai"
+    backlog = 1024
 
     def __init__(self, config: ServerConfig | None = None, host: str = "127.0.0.1", port: int = 0):
         self.config = config or ServerConfig()
-        self.host, self.port = host, port
+        super().__init__(host, port)
         self.attempts: Counter[str] = Counter()  # prompt -> requests seen
         self.faults_served: Counter[str] = Counter()
         self.requests = 0
         self.seen_auth: set[str] = set()
         self.seen_bodies: list[dict] = []
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._server: asyncio.base_events.Server | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._lock = threading.Lock()
 
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}/v1"
 
     # -- lifecycle ----------------------------------------------------------------------------
-    def __enter__(self) -> FakeOpenAIServer:
-        self.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._serve, name="fake-openai", daemon=True)
-        self._thread.start()
-        if not self._ready.wait(10):
-            raise RuntimeError("fake server did not start")
-
-    def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-        if self._thread is not None:
-            self._thread.join(5)
-
-    def _serve(self) -> None:
-        loop = self._loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        self._server = loop.run_until_complete(asyncio.start_server(self._handle, self.host, self.port, backlog=1024))
-        self.port = self._server.sockets[0].getsockname()[1]
-        self._ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            self._server.close()
-            loop.run_until_complete(self._server.wait_closed())
-            loop.close()
-
-    def serve_forever(self) -> None:
-        """Foreground use (the __main__ entry)."""
-        self._serve()
-
     # -- HTTP ---------------------------------------------------------------------------------
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:

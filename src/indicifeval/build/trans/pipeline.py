@@ -87,7 +87,8 @@ def _source_file(build: BuildFolder, source: str | Path) -> Path:
 
 def build_trans(out: str | Path, language: str, source: str | Path, engine: EngineSpec, *,
                 until: str | None = None, force: Iterable[str] = (), overwrite: bool = False,
-                on_stage: Callable[[str, StageRecord], None] | None = None) -> dict[str, StageRecord]:
+                on_stage: Callable[[str, StageRecord], None] | None = None,
+                progress: Callable[[str, int], Any] | None = None) -> dict[str, StageRecord]:
     """Run the Trans pipeline in ``out`` for ``language`` up to ``until`` (default: all),
     restarting the stages in ``force``; returns each stage's record."""
     profile = get_profile(language)
@@ -116,7 +117,8 @@ def build_trans(out: str | Path, language: str, source: str | Path, engine: Engi
         record = run_stage(build, trans_stages.PIPELINE, name, inputs=inputs.get(name, {}),
                            params={"language": language} if name in ("plan", *ENGINE_STAGES) else params,
                            engine=engine.factory(language) if calls_engine else None,
-                           engine_identity=identity if calls_engine else None, force=name in forced)
+                           engine_identity=identity if calls_engine else None, force=name in forced,
+                           progress=progress)
         done[name] = record
         if on_stage:
             on_stage(name, record)

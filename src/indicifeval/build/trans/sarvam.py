@@ -26,6 +26,7 @@ from indicifeval.languages import get_profile
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.backends.openai_http import endpoint, parse_retry_after
 from indicifeval.runs.backends.options import BackendOptions, option
+from indicifeval.runs.backends.pool import failure_message, run_pool
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 from indicifeval.text.safety import sanitize
 
@@ -180,27 +181,11 @@ class SarvamTranslator:
         headers = {"Content-Type": "application/json", "api-subscription-key": key}
         connector = aiohttp.TCPConnector(limit=self.concurrency)
         timeout = aiohttp.ClientTimeout(total=self.options.timeout_s)
-        queue: asyncio.Queue[GenerationRequest] = asyncio.Queue()
-        for r in requests:
-            queue.put_nowait(r)
-        failures: list[str] = []
         async with aiohttp.ClientSession(headers=headers, connector=connector, timeout=timeout) as session:
-
-            async def worker() -> None:
-                while not failures:
-                    try:
-                        request = queue.get_nowait()
-                    except asyncio.QueueEmpty:
-                        return
-                    try:
-                        on_result(await self._item(session, request))
-                    except BackendError as exc:
-                        failures.append(str(exc))
-
-            await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(requests)))))
+            failures = await run_pool(requests, self.concurrency, lambda request: self._item(session, request),
+                                      on_result)
         if failures:
-            raise BackendError(self.redact(f"{len(failures)} request(s) failed; finished items are kept, run again to "
-                                           f"resume. First: {failures[0]}"))
+            raise BackendError(self.redact(failure_message(failures)))
 
     async def _item(self, session, request: GenerationRequest) -> GenerationResult:
         """One text: its pieces translated in turn and rejoined."""

@@ -65,7 +65,8 @@ def _run_jobs(ctx: StageContext, log_name: str, texts: dict[str, str]) -> dict[s
         engine: Engine = ctx.engine()  # made only when there is something to ask
         jobs = [Job(engine.request(uid, texts[uid]), content_hash(texts[uid], engine_key)) for uid in pending]
         todo = plan_jobs(jobs, latest)
-        execute(engine.backend, todo.todo, log)
+        with ctx.bar("translations", len(todo.todo)) as advance:
+            execute(engine.backend, todo.todo, log, on_progress=advance)
     latest = log.latest()
     failed = sum(1 for uid in texts if (latest.get(uid) or {}).get("error"))
     return {"items": len(texts), "asked": len(pending), "failed": failed}

@@ -97,11 +97,14 @@ def validate(data: Data, language: str | None = None, subset: str | None = None,
         raise InputError(f"unknown check {', '.join(map(repr, unknown))}; checks: {', '.join(CHECK_NAMES)}",
                          field="skip")
     built = build_folder_files(data)
-    if built is not None:  # a build folder: its rows, against the rows they were made from
-        data = built[0]
-        if source_rows is None and built[1].is_file():
-            source_rows = built[1]
-    rows = read_rows(data, language, subset)
+    if built is not None:  # a build folder: its rows, the Trans ones against the rows they were made from
+        files, made_from = built
+        rows = [row for file in files for row in read_rows(file, language, subset)]
+        if source_rows is None and made_from is not None:
+            source_rows = made_from
+        data = files[0] if len(files) == 1 else f"{data} ({', '.join(f'{f.parent.name}/{f.name}' for f in files)})"
+    else:
+        rows = read_rows(data, language, subset)
     if source_rows is not None and not any(r.subset == "trans" for r in rows):
         raise InputError("--source compares Trans rows with their English source, and the data has no Trans rows",
                          _name(data))

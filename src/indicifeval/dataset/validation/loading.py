@@ -19,19 +19,25 @@ from indicifeval.records.layout import BUILD_ROWS
 Data = str | Path | Iterable[dict] | Iterable[Row]
 
 
-def build_folder_files(data: Data) -> tuple[Path, Path] | None:
-    """(rows, source) of a build folder (``indicifeval build``): its final rows, or its
-    assembled candidates when the validate stage has not run, and the English rows they were
-    made from; None when ``data`` is not a build folder."""
+def build_folder_files(data: Data) -> tuple[list[Path], Path | None] | None:
+    """(row files, source) of a build folder (``indicifeval build``): each pipeline's final
+    rows, or the Trans candidates when its validate stage has not run, and the English rows
+    the Trans rows were made from; None when ``data`` is not a build folder."""
     if not isinstance(data, (str, Path)) or not Path(data).is_dir() or tool_of(read_manifest(data)) != "build":
         return None
     folder = Path(data)
-    for final, assembled, source in BUILD_ROWS.values():
-        for name in (final, assembled):
-            if (folder / name).is_file():
-                return folder / name, folder / source
-    raise InputError("the build folder has no assembled rows yet (run the build through its assemble stage)",
-                     str(folder))
+    files: list[Path] = []
+    source: Path | None = None
+    for final, assembled, made_from in BUILD_ROWS.values():
+        found = next((folder / name for name in (final, assembled) if (folder / name).is_file()), None)
+        if found is not None:
+            files.append(found)
+            if made_from is not None and (folder / made_from).is_file():
+                source = folder / made_from
+    if not files:
+        raise InputError("the build folder has no rows yet (run the build through its assemble or rows stage)",
+                         str(folder))
+    return files, source
 
 
 def read_rows(data: Data, language: str | None = None, subset: str | None = None) -> list[Row]:

@@ -21,6 +21,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from indicifeval.core.secrets import redact_text, redact_url, url_secrets
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.backends.options import OpenAIOptions
+from indicifeval.runs.backends.pool import failure_message, run_pool
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 from indicifeval.text.safety import sanitize
 
@@ -176,27 +177,11 @@ class OpenAIBackend:
             headers["Authorization"] = aiohttp.BasicAuth(user, password or "").encode()
         connector = aiohttp.TCPConnector(limit=self.concurrency)
         timeout = aiohttp.ClientTimeout(total=self.timeout_s)
-        queue: asyncio.Queue[GenerationRequest] = asyncio.Queue()
-        for r in requests:
-            queue.put_nowait(r)
-        failures: list[str] = []
         async with aiohttp.ClientSession(headers=headers, connector=connector, timeout=timeout) as session:
-
-            async def worker() -> None:
-                while not failures:
-                    try:
-                        request = queue.get_nowait()
-                    except asyncio.QueueEmpty:
-                        return
-                    try:
-                        on_result(await self._one(session, request))
-                    except BackendError as exc:
-                        failures.append(str(exc))
-
-            await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(requests)))))
+            failures = await run_pool(requests, self.concurrency, lambda request: self._one(session, request),
+                                      on_result)
         if failures:
-            raise BackendError(self.redact(f"{len(failures)} request(s) failed; finished items are kept, run again to "
-                                           f"resume. First: {failures[0]}"))
+            raise BackendError(self.redact(failure_message(failures)))
 
     async def _one(self, session, request: GenerationRequest) -> GenerationResult:
         import aiohttp

@@ -1,0 +1,191 @@
+"""A corpus as shards, read as a stream: one task per shard, never the whole corpus in memory.
+
+A corpus is a local JSONL or Parquet file, a folder of them, or a hub dataset path
+(``hf://datasets/ai4bharat/sangraha/verified/hin`` with a revision) whose Parquet files are
+listed and read through ``huggingface_hub``'s file system. A large JSONL file is cut into byte
+ranges (a range owns the lines that start in it), a Parquet file is one shard. Each document is
+``{doc_id, text}`` (``id`` is taken for ``doc_id``); a document without a usable text is
+counted, not fatal, and a line that is not JSON is reported with its file and line."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from indicifeval.core.errors import InputError
+
+HUB_PREFIX = "hf://"
+_SUFFIXES = (".jsonl", ".json", ".parquet", ".jsonl.gz")
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One task's part of the corpus: a file, or a byte range of a JSONL file."""
+
+    id: str
+    path: str
+    kind: str  # jsonl | parquet
+    start: int = 0
+    end: int | None = None  # None: to the end of the file
+    revision: str | None = None  # hub files: the commit they are read at
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Shard:
+        return cls(**data)
+
+
+@dataclass
+class Document:
+    doc_id: str
+    text: str
+    shard: str
+
+
+def _kind(name: str) -> str | None:
+    lower = name.lower()
+    if lower.endswith(".parquet"):
+        return "parquet"
+    if lower.endswith((".jsonl", ".json")):
+        return "jsonl"
+    return None
+
+
+def list_shards(corpus: str, revision: str | None = None, shard_bytes: int = 64 << 20) -> list[Shard]:
+    """The shards of ``corpus``, in a stable order (file names sorted, then byte ranges)."""
+    if corpus.startswith(HUB_PREFIX):
+        return _hub_shards(corpus, revision)
+    path = Path(corpus)
+    if not path.exists():
+        raise InputError("no such corpus file or folder (or an hf://datasets/... path)", corpus)
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and _kind(p.name))
+    if not files:
+        raise InputError("the corpus folder holds no .jsonl or .parquet files", corpus)
+    shards: list[Shard] = []
+    for file in files:
+        kind = _kind(file.name)
+        if kind is None:
+            raise InputError(f"a corpus file must be JSONL or Parquet ({', '.join(_SUFFIXES)})", str(file))
+        if kind == "parquet" or file.stat().st_size <= shard_bytes:
+            shards.append(Shard(f"{len(shards):05d}", str(file), kind))
+            continue
+        size = file.stat().st_size
+        for start in range(0, size, shard_bytes):
+            shards.append(Shard(f"{len(shards):05d}", str(file), kind, start, min(start + shard_bytes, size)))
+    return shards
+
+
+def _hub_fs() -> Any:
+    try:
+        from huggingface_hub import HfFileSystem
+    except ImportError:
+        raise InputError("reading a hub corpus needs huggingface_hub: pip install 'indicifeval[hub]'") from None
+    return HfFileSystem()
+
+
+def _at_revision(path: str, revision: str | None) -> str:
+    """``datasets/owner/name/sub`` read at ``revision``: ``datasets/owner/name@revision/sub``."""
+    parts = path.split("/")
+    if not revision or "@" in "/".join(parts[:3]):
+        return path
+    return "/".join(parts[:3]) + f"@{revision}" + ("/" + "/".join(parts[3:]) if len(parts) > 3 else "")
+
+
+def _hub_shards(corpus: str, revision: str | None) -> list[Shard]:
+    """The Parquet (or JSONL) files under a hub path, pinned to ``revision``."""
+    fs = _hub_fs()
+    path = corpus[len(HUB_PREFIX):].rstrip("/")
+    try:
+        files = sorted(f for f in fs.glob(_at_revision(path, revision) + "/**") if _kind(f))
+    except Exception as exc:  # network, missing repo, bad revision: one line, no traceback
+        raise InputError(f"cannot list the hub corpus ({exc.__class__.__name__}: {str(exc)[:200]})", corpus) from None
+    if not files:
+        raise InputError("no .parquet or .jsonl files under this hub path", corpus)
+    return [Shard(f"{i:05d}", HUB_PREFIX + f, _kind(f) or "parquet", revision=revision) for i, f in enumerate(files)]
+
+
+def _open(shard: Shard):
+    if shard.path.startswith(HUB_PREFIX):
+        return _hub_fs().open(_at_revision(shard.path[len(HUB_PREFIX):], shard.revision), "rb")
+    return open(shard.path, "rb")
+
+
+def iter_documents(shard: Shard, stats: dict[str, int] | None = None) -> Iterator[Document]:
+    """The shard's documents in file order; ``stats`` counts what was skipped and why."""
+    stats = stats if stats is not None else {}
+    if shard.kind == "parquet":
+        yield from _parquet_documents(shard, stats)
+    else:
+        yield from _jsonl_documents(shard, stats)
+
+
+def _document(record: Any, where: str, shard: Shard, stats: dict[str, int]) -> Document | None:
+    if not isinstance(record, dict):
+        stats["not_an_object"] = stats.get("not_an_object", 0) + 1
+        return None
+    text = record.get("text")
+    if not isinstance(text, str) or not text.strip():
+        stats["no_text"] = stats.get("no_text", 0) + 1
+        return None
+    doc_id = record.get("doc_id", record.get("id"))
+    return Document(str(doc_id) if doc_id is not None else where, text, shard.id)
+
+
+def _jsonl_documents(shard: Shard, stats: dict[str, int]) -> Iterator[Document]:
+    name = Path(shard.path).name
+    with _open(shard) as fh:
+        position = shard.start
+        if shard.start:
+            fh.seek(shard.start - 1)
+            if fh.read(1) != b"\n":  # the line that started before the range belongs to the one before
+                position = shard.start + len(fh.readline())
+        fh.seek(position)
+        while shard.end is None or position < shard.end:
+            line = fh.readline()
+            if not line:
+                break
+            at = position
+            position += len(line)
+            text = line.decode("utf-8", "replace").lstrip("\ufeff").strip()
+            if not text:
+                continue
+            try:
+                record = json.loads(text)
+            except ValueError:
+                stats["malformed"] = stats.get("malformed", 0) + 1
+                stats.setdefault("first_malformed", at)
+                continue
+            doc = _document(record, f"{name}@{at}", shard, stats)
+            if doc is not None:
+                yield doc
+
+
+def _parquet_documents(shard: Shard, stats: dict[str, int]) -> Iterator[Document]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError("reading Parquet needs pyarrow: pip install 'indicifeval[parquet]'", shard.path) from None
+    name = Path(shard.path).name
+    with _open(shard) as fh:
+        try:
+            file = pq.ParquetFile(fh)
+        except Exception as exc:
+            raise InputError(f"unreadable Parquet file ({exc.__class__.__name__})", shard.path) from None
+        columns = [c for c in ("doc_id", "id", "text") if c in file.schema_arrow.names]
+        if "text" not in columns:
+            raise InputError(f"no 'text' column (columns: {', '.join(file.schema_arrow.names)})", shard.path)
+        row = 0
+        for batch in file.iter_batches(batch_size=4096, columns=columns):
+            for record in batch.to_pylist():
+                doc = _document(record, f"{name}#{row}", shard, stats)
+                row += 1
+                if doc is not None:
+                    yield doc
+
+
+__all__ = ["Document", "Shard", "iter_documents", "list_shards"]

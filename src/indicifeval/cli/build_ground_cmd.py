@@ -1,0 +1,90 @@
+"""``indicifeval build ground``: Ground rows from a native corpus, stage by stage."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from indicifeval.cli.common import HelpFormatter
+
+WAITING = 3  # exit code while a batch file waits to be run and imported
+
+
+def register(verbs: argparse._SubParsersAction) -> None:
+    from indicifeval.build.executors import EXECUTORS
+    from indicifeval.build.ground.generate import TRANSPORTS
+    from indicifeval.build.ground.pipeline import STAGES, MiningOptions
+    from indicifeval.cli.build_cmd import add_stage_flags
+    from indicifeval.cli.option_flags import add_option_flags
+    from indicifeval.runs.backends.options import OPTIONS
+
+    d = MiningOptions()
+    g = verbs.add_parser("ground", formatter_class=HelpFormatter, help="build the Ground split of a language",
+                         description="Mine a native corpus and have an LLM write prompts grounded in it, stage by "
+                         "stage (" + " -> ".join(STAGES) + "), resumably: run the same command again to go on. "
+                         "ground/keywords.jsonl may be edited after the vocab stage (--until vocab, edit, run again). "
+                         f"With a batch transport the command stops at generate (exit {WAITING}) until the "
+                         "exported file's results are imported with --import.")
+    g.add_argument("folder", help="the build folder (one per language)")
+    g.add_argument("--lang", required=True, help="the language (a profile code, e.g. hi)")
+    g.add_argument("--corpus", required=True, help="JSONL/Parquet documents {doc_id, text}: a file, a folder, or a "
+                   "hub path such as hf://datasets/ai4bharat/sangraha/verified/hin")
+    g.add_argument("--revision", help="the hub corpus's revision (a commit, pinned in the manifest)")
+    g.add_argument("--plan", help="a YAML or JSON plan: contexts per constraint, lengths, seed (default: the "
+                   "built-in plan, 105 contexts)")
+    g.add_argument("--engine", default="mock", choices=tuple(OPTIONS), help="the LLM backend for --transport "
+                   "online (mock: --mock-answers fake[:RATE], a fake writer spoiling RATE of its replies)")
+    g.add_argument("--model", default="fake", help="the model that writes the prompts")
+    g.add_argument("--transport", default="online", choices=TRANSPORTS, help="online through the backend, or "
+                   "export a provider batch file and import its results later")
+    g.add_argument("--import", dest="imports", action="append", default=[], metavar="FILE",
+                   help="batch results to import (output and error files); may be repeated")
+    g.add_argument("--executor", default="processes", choices=EXECUTORS, help="who runs the shard tasks")
+    g.add_argument("-j", "--workers", type=int, help="processes, or Ray CPUs (default: all cores)")
+    g.add_argument("--ray-address", help="an existing Ray cluster (e.g. auto or ray://head:10001)")
+    g.add_argument("--top-k", type=int, default=d.top_k, help="keyword candidates kept from the vocabulary")
+    g.add_argument("--min-length", type=int, default=d.min_length, help="letters a keyword has at least")
+    g.add_argument("--max-chars", type=int, default=d.max_chars, help="the longest document kept as a context")
+    g.add_argument("--shard-mb", type=float, default=d.shard_bytes / 2**20, help="a large JSONL file is cut "
+                   "into shards of this many MB")
+    add_stage_flags(g, STAGES)
+    add_option_flags(g.add_argument_group("backend options (each applies to the backends it names)"), OPTIONS,
+                     identity="stage")
+    g.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from indicifeval.build.ground.generate import BatchPending
+    from indicifeval.build.ground.pipeline import Generator, MiningOptions, build_ground
+    from indicifeval.cli.build_cmd import forced_stages, show_status
+    from indicifeval.cli.option_flags import option_values
+    from indicifeval.cli.output import console, err_console, progress_bar
+    from indicifeval.runs.backends.options import OPTIONS
+
+    options = option_values(args, args.engine, OPTIONS)
+    generator = Generator(args.engine, args.model, options, args.transport, list(args.imports))
+    mining = MiningOptions(args.top_k, args.min_length, max_chars=args.max_chars,
+                           shard_bytes=max(1, int(args.shard_mb * 2**20)))
+    forced = forced_stages(args)
+
+    def progress(name, record) -> None:
+        if not args.quiet:
+            counts = ", ".join(f"{k} {v}" for k, v in record.counts.items())
+            err_console.print(f"{name}: {record.status} ({counts})", soft_wrap=True)
+
+    try:
+        done = build_ground(args.folder, args.lang, args.corpus, args.plan, generator, executor=args.executor,
+                            workers=args.workers, ray_address=args.ray_address, mining=mining,
+                            revision=args.revision, until=args.until, force=forced, overwrite=args.overwrite,
+                            on_stage=progress,
+                        progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
+    except BatchPending as pending:
+        console.print(f"{args.lang}: waiting for batch results: {pending}", soft_wrap=True)
+        return WAITING
+    if not args.quiet:
+        show_status(argparse.Namespace(folder=args.folder, json=False))
+    last, record = list(done.items())[-1]
+    counts = ", ".join(f"{v} {k}" for k, v in record.counts.items() if k in ("rows", "rejected", "contexts"))
+    where = f"; wrote {Path(args.folder) / 'ground' / 'rows.jsonl'}" if last == "rows" else ""
+    console.print(f"{args.lang}: {last} {record.status}" + (f", {counts}" if counts else "") + where, soft_wrap=True)
+    return 0

@@ -1,0 +1,41 @@
+"""Requests through an HTTP session with a fixed number in flight: what the OpenAI-compatible
+backend and the Sarvam translator share. A failed item stops new ones from starting; the ones
+already answered have been handed to ``on_result`` (and so are kept by a resumable run)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+
+from indicifeval.runs.backends.base import BackendError, OnResult
+from indicifeval.runs.requests import GenerationRequest, GenerationResult
+
+
+async def run_pool(requests: Sequence[GenerationRequest], concurrency: int,
+                   one: Callable[[GenerationRequest], Awaitable[GenerationResult]], on_result: OnResult) -> list[str]:
+    """Answer ``requests`` with ``one``, ``concurrency`` at a time; returns the failures."""
+    queue: asyncio.Queue[GenerationRequest] = asyncio.Queue()
+    for r in requests:
+        queue.put_nowait(r)
+    failures: list[str] = []
+
+    async def worker() -> None:
+        while not failures:
+            try:
+                request = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            try:
+                on_result(await one(request))
+            except BackendError as exc:
+                failures.append(str(exc))
+
+    await asyncio.gather(*(worker() for _ in range(min(concurrency, len(requests)))))
+    return failures
+
+
+def failure_message(failures: list[str]) -> str:
+    return f"{len(failures)} request(s) failed; finished items are kept, run again to resume. First: {failures[0]}"
+
+
+__all__ = ["failure_message", "run_pool"]

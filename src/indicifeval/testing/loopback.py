@@ -1,0 +1,64 @@
+"""A server on the loopback interface with its own event loop in a thread: what the fake
+OpenAI-compatible server and the fake Sarvam API share. A subclass answers connections in
+``_handle``; ``port=0`` takes a free port, known once ``start`` returns."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+
+class LoopbackServer:
+    name = "loopback"
+    backlog = 1024
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0):
+        self.host, self.port = host, port
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server: asyncio.base_events.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._lock = threading.Lock()
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._serve, name=self.name, daemon=True)
+        self._thread.start()
+        if not self._ready.wait(10):
+            raise RuntimeError(f"{self.name} server did not start")
+
+    def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def serve_forever(self) -> None:
+        """Foreground use (a ``__main__`` entry)."""
+        self._serve()
+
+    def _serve(self) -> None:
+        loop = self._loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        self._server = loop.run_until_complete(asyncio.start_server(self._handle, self.host, self.port,
+                                                                    backlog=self.backlog))
+        self.port = self._server.sockets[0].getsockname()[1]
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            self._server.close()
+            loop.run_until_complete(self._server.wait_closed())
+            loop.close()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        raise NotImplementedError
+
+
+__all__ = ["LoopbackServer"]
