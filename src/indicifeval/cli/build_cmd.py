@@ -24,9 +24,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="show the full traceback of an error")
     status.set_defaults(handler=show_status)
     _register_trans(verbs)
-    from indicifeval.cli import build_ground_cmd
+    from indicifeval.cli import build_ground_cmd, build_review_cmd
 
     build_ground_cmd.register(verbs)
+    build_review_cmd.register(verbs)
 
 
 def add_stage_flags(parser: argparse.ArgumentParser, stages: tuple[str, ...]) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 BUILD_FORMAT = 1
 TRANSLATION_ROLES = ("translate", "keep", "letter", "copy_of_prompt")
 TRANSLATION_STATUSES = ("auto", "edited", "verified")
+VERDICTS = ("correct", "incorrect")
 
 
 def _check(value: str, allowed: tuple[str, ...], name: str) -> None:
@@ -85,3 +86,9 @@ class HumanVerdict(_Record):
     comment: str = ""
     edit: dict[str, Any] | None = None  # the one allowed edit: a keyword mapping
     at: str | None = None
+    verdict: str | None = None  # correct | incorrect: what the answers mean, by the workflow's rules
+    adjudication: bool = False  # an adjudicator's final word on an item annotators disagreed on
+
+    def __post_init__(self) -> None:
+        if self.verdict is not None:
+            _check(self.verdict, VERDICTS, "verdict")

@@ -66,11 +66,12 @@ class FakeTranslator:
         if mode == "native" and not self.digits:
             mode = "spaces"
         self.mangled[(text, whole)] = mode
+        if mode == "native":
+            return "{{" + "".join(self.digits[int(d)] for d in number) + "}}"
         return {
             "spaces": f"{{{{ {number} }}}}",
             "single": f"{{{number}}}",
             "square": f"[[{number}]]",
-            "native": "{{" + "".join(self.digits[int(d)] for d in number) + "}}",
             "glue": whole + self.alphabet[0],
             "drop": "",
             "duplicate": whole + " " + whole,

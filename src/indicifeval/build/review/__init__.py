@@ -1,0 +1,1 @@
+"""Human review of built rows: the annotation app, agreement, export."""

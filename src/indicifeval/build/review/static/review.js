@@ -1,0 +1,59 @@
+// Keyboard-first review: 1-9 answer the current question and move on, Enter saves when every
+// question is answered, n/p next and previous item, u undo, c comment, Esc leaves the comment.
+(function () {
+  "use strict";
+  const form = document.getElementById("verdict");
+  if (!form) { return; }
+  const questions = Array.from(form.querySelectorAll("fieldset.question"));
+  let current = 0;
+
+  function answered(q) { return q.querySelector("input[type=radio]:checked") !== null; }
+  function mark() {
+    questions.forEach(function (q, i) { q.classList.toggle("current", i === current); });
+  }
+  function firstOpen() {
+    const i = questions.findIndex(function (q) { return !answered(q); });
+    return i === -1 ? questions.length - 1 : i;
+  }
+  current = firstOpen();
+  mark();
+  questions.forEach(function (q, i) {
+    q.addEventListener("change", function () { current = i; advance(); });
+  });
+  function advance() {
+    const open = questions.findIndex(function (q, i) { return i > current && !answered(q); });
+    current = open === -1 ? firstOpen() : open;
+    mark();
+  }
+  function typing(target) {
+    return target && (target.tagName === "TEXTAREA" || (target.tagName === "INPUT" && target.type === "text") ||
+      target.tagName === "SELECT");
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+    if (typing(event.target)) {
+      if (event.key === "Escape") { event.target.blur(); event.preventDefault(); }
+      return;
+    }
+    const key = event.key;
+    if (/^[1-9]$/.test(key)) {
+      const option = questions[current] && questions[current].querySelector('input[data-key="' + key + '"]');
+      if (option) { option.checked = true; advance(); event.preventDefault(); }
+    } else if (key === "Enter") {
+      if (questions.every(answered)) { form.submit(); } else { current = firstOpen(); mark(); }
+      event.preventDefault();
+    } else if (key === "n" || key === "ArrowRight") {
+      const next = document.getElementById("next"); if (next) { window.location.href = next.href; }
+    } else if (key === "p" || key === "ArrowLeft") {
+      const prev = document.getElementById("prev"); if (prev) { window.location.href = prev.href; }
+    } else if (key === "u") {
+      const undo = document.getElementById("undo"); if (undo) { undo.submit(); }
+    } else if (key === "c") {
+      document.getElementById("comment").focus(); event.preventDefault();
+    } else if (key === "ArrowDown") {
+      current = Math.min(current + 1, questions.length - 1); mark(); event.preventDefault();
+    } else if (key === "ArrowUp") {
+      current = Math.max(current - 1, 0); mark(); event.preventDefault();
+    }
+  });
+})();

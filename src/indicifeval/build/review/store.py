@@ -1,0 +1,153 @@
+"""The review state of one build folder, in SQLite (WAL, full sync): the items to judge, who
+reviews what, sessions, and every verdict. A verdict is committed before the page that sent it
+gets its answer, so a server killed while annotators work loses no saved verdict; an undo marks
+a verdict withdrawn instead of deleting it, so the history stays whole.
+
+Tokens are never stored: only their SHA-256 (tokens are long random secrets, so a plain hash
+is enough; the file of names and tokens stays with whoever runs the app)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from indicifeval.core.files import ensure_folder
+from indicifeval.records import HumanVerdict
+from indicifeval.records.layout import REVIEW_DB
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS items (id TEXT PRIMARY KEY, position INTEGER, language TEXT, subset TEXT, key TEXT,
+    workflow TEXT, row TEXT, source TEXT, status TEXT, reasons TEXT, findings TEXT);
+CREATE TABLE IF NOT EXISTS annotators (name TEXT PRIMARY KEY, token_sha256 TEXT, role TEXT);
+CREATE TABLE IF NOT EXISTS assignments (item_id TEXT, annotator TEXT, PRIMARY KEY (item_id, annotator));
+CREATE TABLE IF NOT EXISTS verdicts (id INTEGER PRIMARY KEY AUTOINCREMENT, item_id TEXT, annotator TEXT,
+    workflow TEXT, answers TEXT, verdict TEXT, comment TEXT, edit TEXT, at TEXT, adjudication INTEGER,
+    withdrawn INTEGER DEFAULT 0);
+CREATE INDEX IF NOT EXISTS verdicts_by_item ON verdicts (item_id, annotator);
+"""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+
+class ReviewStore:
+    """One build folder's ``review/review.sqlite``; safe to use from the server's threads."""
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+        path = self.folder / REVIEW_DB
+        ensure_folder(path.parent)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _run(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return list(self._db.execute(sql, args))
+
+    def _write(self, statements: list[tuple[str, tuple]]) -> None:
+        """Several statements in one transaction, committed (and synced) before returning."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, args in statements:
+                    self._db.execute(sql, args)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    # -- items ------------------------------------------------------------------------------
+    def put_items(self, items: list[dict[str, Any]]) -> None:
+        """Add new items; an item already there keeps its state (its row may carry a fix)."""
+        known = {r["id"] for r in self._run("SELECT id FROM items")}
+        self._write([("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                      (i["id"], i["position"], i["language"], i["subset"], str(i["key"]), i["workflow"],
+                       json.dumps(i["row"], ensure_ascii=False), json.dumps(i.get("source"), ensure_ascii=False),
+                       i["status"], json.dumps(i["reasons"], ensure_ascii=False),
+                       json.dumps(i["findings"], ensure_ascii=False)))
+                     for i in items if i["id"] not in known])
+
+    def item(self, item_id: str) -> dict[str, Any] | None:
+        rows = self._run("SELECT * FROM items WHERE id = ?", (item_id,))
+        return _item(rows[0]) if rows else None
+
+    def items(self) -> list[dict[str, Any]]:
+        return [_item(r) for r in self._run("SELECT * FROM items ORDER BY position")]
+
+    def update_row(self, item_id: str, row: dict, findings: list[dict]) -> None:
+        self._write([("UPDATE items SET row = ?, findings = ? WHERE id = ?",
+                      (json.dumps(row, ensure_ascii=False), json.dumps(findings, ensure_ascii=False), item_id))])
+
+    # -- annotators, assignments -------------------------------------------------------------
+    def put_annotator(self, name: str, token: str, role: str) -> None:
+        self._write([("INSERT OR REPLACE INTO annotators VALUES (?,?,?)", (name, token_hash(token), role))])
+
+    def annotator_for(self, token: str) -> tuple[str, str] | None:
+        rows = self._run("SELECT name, role FROM annotators WHERE token_sha256 = ?", (token_hash(token),))
+        return (rows[0]["name"], rows[0]["role"]) if rows else None
+
+    def assign(self, pairs: list[tuple[str, str]]) -> None:
+        self._write([("INSERT OR IGNORE INTO assignments VALUES (?,?)", pair) for pair in pairs])
+
+    def assigned(self, annotator: str) -> list[str]:
+        return [r["item_id"] for r in self._run(
+            "SELECT a.item_id FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.annotator = ? "
+            "ORDER BY i.position", (annotator,))]
+
+    def assignments(self) -> set[str]:
+        return {r["item_id"] for r in self._run("SELECT DISTINCT item_id FROM assignments")}
+
+    # -- verdicts -----------------------------------------------------------------------------
+    def save(self, verdict: HumanVerdict) -> None:
+        self._write([("INSERT INTO verdicts (item_id, annotator, workflow, answers, verdict, comment, edit, at, "
+                      "adjudication) VALUES (?,?,?,?,?,?,?,?,?)",
+                      (verdict.item_id, verdict.annotator, verdict.workflow,
+                       json.dumps(verdict.answers, ensure_ascii=False), verdict.verdict, verdict.comment,
+                       json.dumps(verdict.edit, ensure_ascii=False) if verdict.edit else None,
+                       verdict.at or now_iso(), int(verdict.adjudication)))])
+
+    def undo(self, item_id: str, annotator: str) -> bool:
+        rows = self._run("SELECT id FROM verdicts WHERE item_id = ? AND annotator = ? AND withdrawn = 0 "
+                         "ORDER BY id DESC LIMIT 1", (item_id, annotator))
+        if not rows:
+            return False
+        self._write([("UPDATE verdicts SET withdrawn = 1 WHERE id = ?", (rows[0]["id"],))])
+        return True
+
+    def latest(self) -> dict[tuple[str, str], HumanVerdict]:
+        """(item, annotator) -> the standing verdict (the last one not withdrawn)."""
+        out: dict[tuple[str, str], HumanVerdict] = {}
+        for r in self._run("SELECT * FROM verdicts WHERE withdrawn = 0 ORDER BY id"):
+            out[r["item_id"], r["annotator"]] = HumanVerdict(
+                r["item_id"], r["annotator"], r["workflow"], json.loads(r["answers"]), r["comment"] or "",
+                json.loads(r["edit"]) if r["edit"] else None, r["at"], r["verdict"], bool(r["adjudication"]))
+        return out
+
+
+def _item(r: sqlite3.Row) -> dict[str, Any]:
+    return {"id": r["id"], "position": r["position"], "language": r["language"], "subset": r["subset"],
+            "key": r["key"], "workflow": r["workflow"], "row": json.loads(r["row"]),
+            "source": json.loads(r["source"]) if r["source"] else None, "status": r["status"],
+            "reasons": json.loads(r["reasons"]), "findings": json.loads(r["findings"])}
+
+
+__all__ = ["ReviewStore", "now_iso", "token_hash"]

@@ -1,0 +1,148 @@
+"""``indicifeval build review serve|export|agreement``, ``build finalize`` and ``build publish``:
+the human step and the release."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from indicifeval.cli.common import HelpFormatter
+
+
+def _debug(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="show the full traceback of an error")
+
+
+def register(verbs: argparse._SubParsersAction) -> None:
+    review = verbs.add_parser("review", formatter_class=HelpFormatter, help="human review of built rows",
+                              description="Native speakers judge the built rows in a browser; verdicts are "
+                              "exported and their agreement measured.")
+    steps = review.add_subparsers(dest="review_command", required=True, metavar="STEP")
+    s = steps.add_parser("serve", formatter_class=HelpFormatter, help="the review app",
+                         description="Serve the review app over build folders (SQLite in each folder's review/). "
+                         "Binds to 127.0.0.1 unless told otherwise; every page needs an annotator's token.")
+    s.add_argument("folders", nargs="+", metavar="BUILD_DIR")
+    s.add_argument("--annotators", required=True, help="JSON or YAML: name: token, or name: {token, role: admin}")
+    s.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    s.add_argument("--port", type=int, default=8765, help="the port")
+    s.add_argument("--overlap", type=float, default=0.2, help="share of items seen by two annotators")
+    s.add_argument("--seed", type=int, default=0, help="seeds the order and the overlap")
+    _debug(s)
+    s.set_defaults(handler=serve)
+    for name, help_text in (("export", "write review/verdicts.jsonl from the app's database"),
+                            ("agreement", "agreement per question and language, with bootstrap intervals")):
+        e = steps.add_parser(name, formatter_class=HelpFormatter, help=help_text, description=help_text + ".")
+        e.add_argument("folders", nargs="+", metavar="BUILD_DIR")
+        if name == "agreement":
+            e.add_argument("--bootstrap", type=int, default=1000, help="bootstrap replicates")
+            e.add_argument("--seed", type=int, default=0, help="seeds the bootstrap")
+        _debug(e)
+        e.set_defaults(handler=export if name == "export" else agreement)
+
+    f = verbs.add_parser("finalize", formatter_class=HelpFormatter, help="reviewed rows to release rows",
+                         description="Final rows from the human verdicts: correct/incorrect, gold/silver, the "
+                         "parallel tag across the Trans languages given; validated before anything is written.")
+    f.add_argument("folders", nargs="+", metavar="BUILD_DIR")
+    f.add_argument("--out", required=True, help="the release folder")
+    f.add_argument("--drop-incorrect", action="store_true", help="leave incorrect rows out (default: keep, tagged)")
+    f.add_argument("--accept-unreviewed", action="store_true",
+                   help="release auto-ok rows nobody reviewed, as silver (default: leave them out)")
+    _debug(f)
+    f.set_defaults(handler=finalize)
+
+    p = verbs.add_parser("publish", formatter_class=HelpFormatter, help="a release in the hub's layout, or pushed",
+                         description="Write the release in the hub's layout with a dataset card and provenance "
+                         "(RELEASE_DIR/hub), and with --push upload it in one commit.")
+    p.add_argument("release", metavar="RELEASE_DIR")
+    p.add_argument("--push", metavar="REPO_ID", help="the hub dataset to upload to")
+    p.add_argument("--revision", help="the branch to upload to (made if missing)")
+    p.add_argument("--token-env", default="HF_TOKEN", help="environment variable holding the hub token")
+    _debug(p)
+    p.set_defaults(handler=publish)
+
+    r = verbs.add_parser("report", formatter_class=HelpFormatter, help="an HTML page on build folders",
+                         description="Per build folder: the counts of every stage, the validator's findings, the "
+                         "review's progress and agreement, as one self-contained HTML page.")
+    r.add_argument("folders", nargs="+", metavar="BUILD_DIR")
+    r.add_argument("--out", default="build-report.html", help="the HTML file")
+    _debug(r)
+    r.set_defaults(handler=report)
+
+
+def serve(args: argparse.Namespace) -> int:
+    from indicifeval.build.review.serve import open_review, read_annotators
+    from indicifeval.build.review.serve import serve as run
+    from indicifeval.cli.output import console, err_console
+
+    review = open_review(args.folders, read_annotators(args.annotators), args.overlap, args.seed)
+    items = sum(len(store.items()) for store in review.stores)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        err_console.print(f"note: listening on {args.host}: anyone who can reach it and has a token can annotate",
+                          soft_wrap=True)
+    console.print(f"review: {items} items in {len(review.stores)} build folder(s); http://{args.host}:{args.port}/",
+                  soft_wrap=True)
+    run(review, args.host, args.port)
+    return 0
+
+
+def export(args: argparse.Namespace) -> int:
+    from indicifeval.build.review.serve import export_verdicts
+    from indicifeval.cli.output import console
+
+    for folder in args.folders:
+        path, n = export_verdicts(folder)
+        console.print(f"{folder}: {n} verdicts; wrote {path}", soft_wrap=True)
+    return 0
+
+
+def agreement(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from indicifeval.build.review.serve import write_agreement
+    from indicifeval.cli.output import console
+
+    names = ("raw_agreement", "cohen_kappa", "fleiss_kappa", "krippendorff_alpha", "gwet_ac1")
+    for folder in args.folders:
+        path, rows = write_agreement(folder, args.bootstrap, args.seed)
+        table = Table(title=f"Agreement in {folder}")
+        for column in ("language", "question", "items ×2", *names):
+            table.add_column(column, justify="left" if column in ("language", "question") else "right")
+        for row in rows:
+            cells = []
+            for name in names:
+                e = row[name]
+                cells.append("—" if e["value"] is None else f"{e['value']:.3f}" + (
+                    f" [{e['low']:.2f}, {e['high']:.2f}]" if e["low"] is not None else ""))
+            table.add_row(row["language"], row["question"], str(row["items_rated_twice"]), *cells)
+        console.print(table)
+        console.print(f"wrote {path}", soft_wrap=True)
+    return 0
+
+
+def finalize(args: argparse.Namespace) -> int:
+    from indicifeval.build.release.finalize import finalize as run
+    from indicifeval.cli.output import console
+
+    report = run([Path(f) for f in args.folders], Path(args.out), drop_incorrect=args.drop_incorrect,
+                 accept_unreviewed=args.accept_unreviewed)
+    console.print(f"{report}", soft_wrap=True)
+    return 0
+
+
+def publish(args: argparse.Namespace) -> int:
+    from indicifeval.build.release.publish import publish as run
+    from indicifeval.cli.output import console
+
+    files = run(Path(args.release), push=args.push, revision=args.revision, token_env=args.token_env)
+    where = f"; pushed to {args.push}" + (f"@{args.revision}" if args.revision else "") if args.push else ""
+    console.print(f"wrote {len(files)} files in {Path(args.release) / 'hub'}{where}", soft_wrap=True)
+    return 0
+
+
+def report(args: argparse.Namespace) -> int:
+    from indicifeval.cli.output import console
+    from indicifeval.reports.build_report import write_build_report
+
+    console.print(f"wrote {write_build_report(args.folders, args.out)}", soft_wrap=True)
+    return 0
