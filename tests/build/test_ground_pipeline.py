@@ -10,6 +10,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,15 +21,19 @@ from indicifeval.cli import main
 from indicifeval.dataset.validation import validate
 from indicifeval.testing.fake_prompt_writer import FakePromptWriter
 from indicifeval.testing.fake_server import FakeOpenAIServer, FaultPlan, ServerConfig
-from tests.conftest import shared_path
+from tests.build.corpus_fixture import corpus_path
 
 SMALL = MiningOptions(top_k=300, shard_bytes=100_000)
 COMPARED = ("shards.json", "keywords.jsonl", "vocab.json", "contexts.jsonl", "select-rejected.jsonl",
             "requests.jsonl", "rows.jsonl", "rejected.jsonl", "validation.jsonl")
 
 
+_SYNTHETIC = Path(tempfile.mkdtemp(prefix="indicifeval-corpus-"))
+
+
 def corpus(language="hi") -> str:
-    return str(shared_path("data", "indic-corpus", f"{language}.jsonl"))
+    """../shared's real corpus, or one written from the bundled sample's words without it."""
+    return corpus_path(language, _SYNTHETIC)
 
 
 def _lines(path: Path) -> list[dict]:
