@@ -154,3 +154,21 @@ def test_python_work_per_character_is_bounded(pattern, sentence_calls, capital_c
         calls_small, calls_large = python_calls(fn, small), python_calls(fn, large)
         assert calls_large < 30 * max(calls_small, 1), name
         assert calls_large / len(large) <= bound, f"{name}: {calls_large / len(large):.2f} calls per character"
+
+
+def test_punkt_loads_without_nltks_whole_package_and_nltk_still_imports():
+    """English sentence counting needs two NLTK modules, not the package's __init__ (which
+    imports scipy and scikit-learn where installed); a later `import nltk` still works."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from indicifeval.text.punkt_en import count_sentences_en\n"
+            "assert count_sentences_en('Mr. Smith came. He left!') == 2\n"
+            "assert not [m for m in sys.modules if m.startswith('nltk')]\n"
+            "assert 'scipy' not in sys.modules and 'sklearn' not in sys.modules\n"
+            "import nltk, nltk.tokenize\n"
+            "assert nltk.tokenize.punkt is sys.modules['nltk.tokenize.punkt']\n"
+            "assert count_sentences_en('One. Two.') == 2\n"
+            "assert callable(nltk.word_tokenize)\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

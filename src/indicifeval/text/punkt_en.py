@@ -21,16 +21,52 @@ tests/text/test_punkt_en.py checks both against NLTK on random and adversarial t
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import re
+import sys
+import types
 from collections import defaultdict
 from functools import lru_cache
 
 import regex
 
+_PACKAGES = ("nltk", "nltk.tokenize")
+
+
+@lru_cache(maxsize=4)
+def nltk_module(name: str) -> types.ModuleType:
+    """``nltk.tokenize.punkt`` or ``nltk.tokenize.destructive`` without running the package's
+    ``__init__``, which imports NLTK's whole tree (chunkers, taggers, classifiers, scipy and
+    scikit-learn where installed: a second of CPU and a hundred MB per process, for two
+    modules). The packages stand in as bare namespaces while the module loads; afterwards every
+    ``nltk`` entry it added to ``sys.modules`` is taken away again (the module objects live on
+    here), so a later ``import nltk`` anywhere imports the real package afresh, exactly as
+    without us. If NLTK is imported already, its modules are used as they are."""
+    if "nltk" in sys.modules and not getattr(sys.modules["nltk"], "_indicifeval_stub", False):
+        return importlib.import_module(name)
+    spec = importlib.util.find_spec("nltk")
+    if spec is None or not spec.submodule_search_locations:
+        return importlib.import_module(name)  # raises the usual ImportError
+    before = {m for m in sys.modules if m == "nltk" or m.startswith("nltk.")}
+    for package in _PACKAGES:
+        if package not in sys.modules:
+            stub = types.ModuleType(package)
+            location = list(spec.submodule_search_locations)[0]
+            stub.__path__ = [location] if package == "nltk" else [f"{location}/tokenize"]
+            stub._indicifeval_stub = True  # type: ignore[attr-defined]
+            sys.modules[package] = stub
+    try:
+        return importlib.import_module(name)
+    finally:
+        for module in [m for m in sys.modules if (m == "nltk" or m.startswith("nltk.")) and m not in before]:
+            del sys.modules[module]
+
 
 @lru_cache(maxsize=1)
 def _tokenizer():
-    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+    punkt = nltk_module("nltk.tokenize.punkt")
+    PunktParameters, PunktSentenceTokenizer = punkt.PunktParameters, punkt.PunktSentenceTokenizer
     from punkt.data import english
 
     params = PunktParameters()
@@ -43,9 +79,7 @@ def _tokenizer():
 
 @lru_cache(maxsize=1)
 def _word_tokenizer():
-    from nltk.tokenize import NLTKWordTokenizer
-
-    return NLTKWordTokenizer()
+    return nltk_module("nltk.tokenize.destructive").NLTKWordTokenizer()
 
 
 # --- sentences -------------------------------------------------------------------------------
@@ -54,9 +88,7 @@ def _punkt_patterns() -> tuple[regex.Pattern, regex.Pattern, regex.Pattern, rege
     """NLTK's period-context, realignment and word patterns, on the same engine, without the
     per-call wall-clock limit NLTK wraps them in (a limit would make verdicts depend on load);
     and a filter for the last candidate of a stretch (the character after it is in view)."""
-    from nltk.tokenize.punkt import PunktLanguageVars
-
-    lang = PunktLanguageVars()
+    lang = nltk_module("nltk.tokenize.punkt").PunktLanguageVars()
     patterns = [lang.period_context_re(), lang.re_boundary_realignment, lang._word_tokenizer_re()]
     context, realign, words = (regex.compile(p.pattern, p.flags) for p in patterns)
     ends = regex.escape("".join(lang.sent_end_chars))
@@ -70,8 +102,7 @@ _NOT_SPACE = re.compile(r"\S")  # str.strip's notion of a blank line
 
 def _punkt_words(context: str):
     """The words ``PunktBaseClass._tokenize_words`` makes, lazily: blank lines skipped at once."""
-    from nltk.tokenize.punkt import PunktToken
-
+    PunktToken = nltk_module("nltk.tokenize.punkt").PunktToken
     words_re = _punkt_patterns()[2]
     pos, size, parastart = 0, len(context), False
     while pos < size:
