@@ -44,8 +44,17 @@ class ScoreResult:
         return write_score_folder(self, out_dir, overwrite)
 
 
+# The jobs of the scoring run in progress, for forked workers to read instead of receiving them
+# pickled (the rows and answers of a benchmark are tens of MB; a fork shares them for free).
+_JOBS: list[tuple[Row, str | None, list[dict]]] = []
+
+
 def _score_chunk(chunk: list[tuple[Row, str | None, list[dict]]], mode: str) -> list[RowScore]:
     return [score_row(row, response, mode, args) for row, response, args in chunk]
+
+
+def _score_slice(start: int, step: int, mode: str) -> list[RowScore]:
+    return _score_chunk(_JOBS[start::step], mode)
 
 
 def score_rows(
@@ -69,15 +78,25 @@ def score_rows(
         rules.warm_up()  # load models once here; forked workers inherit them
     n_chunks = min(len(jobs), workers * 8)
     # Interleaved chunks, so languages with costlier checks (English) spread over all workers.
-    chunks = [jobs[i::n_chunks] for i in range(n_chunks)]
     results: list[list[RowScore]] = [[] for _ in range(n_chunks)]
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        for i, result in enumerate(pool.map(_score_chunk, chunks, [mode] * n_chunks)):
-            results[i] = result
-            if on_progress:
-                on_progress(len(result))
+    forked = "fork" in methods
+    context = multiprocessing.get_context("fork" if forked else None)
+    global _JOBS
+    _JOBS = jobs if forked else []
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            if forked:  # the workers have the jobs already: send each only where its slice starts
+                mapped = pool.map(_score_slice, range(n_chunks), [n_chunks] * n_chunks, [mode] * n_chunks)
+            else:
+                chunks = [jobs[i::n_chunks] for i in range(n_chunks)]
+                mapped = pool.map(_score_chunk, chunks, [mode] * n_chunks)
+            for i, result in enumerate(mapped):
+                results[i] = result
+                if on_progress:
+                    on_progress(len(result))
+    finally:
+        _JOBS = []
     out: list[Any] = [None] * len(pairs)
     for i, result in enumerate(results):
         out[i::n_chunks] = result
