@@ -71,28 +71,6 @@ class FakeSarvamServer(LoopbackServer):
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                lines = head.decode("latin-1").split("\r\n")
-                method, path, _ = lines[0].split(" ", 2)
-                headers = {}
-                for line in lines[1:]:
-                    if ":" in line:
-                        k, v = line.split(":", 1)
-                        headers[k.strip().lower()] = v.strip()
-                body = await reader.readexactly(int(headers.get("content-length", "0") or 0))
-                if not await self._respond(method, path, headers, body, writer):
-                    break
-        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError, ValueError):
-            pass
-        finally:
-            try:
-                writer.close()
-            except Exception:
-                pass
-
     @staticmethod
     def _send(writer, status: int, payload: dict | bytes, extra: dict | None = None) -> None:
         data = payload if isinstance(payload, bytes) else json.dumps(payload, ensure_ascii=False).encode("utf-8")

@@ -81,31 +81,7 @@ class FakeOpenAIServer(LoopbackServer):
     def url(self) -> str:
         return f"http://{self.host}:{self.port}/v1"
 
-    # -- lifecycle ----------------------------------------------------------------------------
     # -- HTTP ---------------------------------------------------------------------------------
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                lines = head.decode("latin-1").split("\r\n")
-                method, path, _ = lines[0].split(" ", 2)
-                headers = {}
-                for line in lines[1:]:
-                    if ":" in line:
-                        k, v = line.split(":", 1)
-                        headers[k.strip().lower()] = v.strip()
-                body = await reader.readexactly(int(headers.get("content-length", "0") or 0))
-                keep = await self._respond(method, path, headers, body, writer)
-                if not keep:
-                    break
-        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError, ValueError):
-            pass
-        finally:
-            try:
-                writer.close()
-            except Exception:
-                pass
-
     @staticmethod
     def _send(writer, status: int, payload: bytes, extra: dict | None = None) -> None:
         reason = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",

@@ -1,6 +1,6 @@
 """A server on the loopback interface with its own event loop in a thread: what the fake
-OpenAI-compatible server and the fake Sarvam API share. A subclass answers connections in
-``_handle``; ``port=0`` takes a free port, known once ``start`` returns."""
+OpenAI-compatible server and the fake Sarvam API share. A subclass answers each request in
+``_respond``; ``port=0`` takes a free port, known once ``start`` returns."""
 
 from __future__ import annotations
 
@@ -58,6 +58,31 @@ class LoopbackServer:
             loop.close()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """HTTP/1.1 requests on one connection (keep-alive), each handed to ``_respond``, which
+        answers and says whether to keep the connection open."""
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                lines = head.decode("latin-1").split("\r\n")
+                method, path, _ = lines[0].split(" ", 2)
+                headers = {}
+                for line in lines[1:]:
+                    if ":" in line:
+                        k, v = line.split(":", 1)
+                        headers[k.strip().lower()] = v.strip()
+                body = await reader.readexactly(int(headers.get("content-length", "0") or 0))
+                if not await self._respond(method, path, headers, body, writer):
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError, ValueError):
+            pass
+        finally:
+            try:
+                writer.close()
+            except Exception:
+                pass
+
+    async def _respond(self, method: str, path: str, headers: dict[str, str], body: bytes,
+                       writer: asyncio.StreamWriter) -> bool:
         raise NotImplementedError
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval.core.errors import InputError
+from indicifeval.core.settings_file import read_settings
 from indicifeval.records import MinedContext, Row
 from indicifeval.scoring.engine import score_row
 
@@ -60,24 +61,7 @@ def load_plan(path: str | Path | None) -> Plan:
     if path is None:
         return Plan()
     where = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read the plan ({exc.strerror or exc})", where) from None
-    try:
-        if where.endswith(".json"):
-            data = json.loads(text)
-        else:
-            try:
-                import yaml
-            except ImportError:
-                raise InputError("a YAML plan needs PyYAML: pip install 'indicifeval[build]' (or write the plan as "
-                                 ".json)", where) from None
-            data = yaml.safe_load(text)
-    except InputError:
-        raise
-    except Exception as exc:
-        raise InputError(f"not a valid plan file ({str(exc).splitlines()[0][:160]})", where) from None
+    data = read_settings(path, "plan file")
     if not isinstance(data, dict):
         raise InputError("a plan is a mapping of settings", where)
     plan, known = Plan(), set(Plan().__dict__)

@@ -94,6 +94,18 @@ def create_app(review: Review) -> Starlette:
             return _secure(PlainTextResponse("bad or missing CSRF token", status_code=403))
         return session, form
 
+    async def item_form(request: Request) -> tuple[dict[str, str], Any, ReviewStore, dict[str, Any]] | Response:
+        """(session, form, store, item) of a checked POST about an item this session may judge."""
+        checked = await checked_form(request)
+        if isinstance(checked, Response):
+            return checked
+        session, form = checked
+        item_id = str(form.get("item", ""))
+        found = review.store_of(item_id)
+        if found is None or (item_id not in review.assigned(session["annotator"]) and session["role"] != "admin"):
+            return _secure(PlainTextResponse("no such item for you", status_code=404))
+        return session, form, found[0], found[1]
+
     async def login(request: Request) -> Response:
         if request.method == "GET":
             return review.render("login.html", request)
@@ -143,15 +155,11 @@ def create_app(review: Review) -> Starlette:
         return review.render("item.html", request, item=view, notice=request.query_params.get("notice"))
 
     async def save_verdict(request: Request) -> Response:
-        checked = await checked_form(request)
+        checked = await item_form(request)
         if isinstance(checked, Response):
             return checked
-        session, form = checked
-        item_id = str(form.get("item", ""))
-        found = review.store_of(item_id)
-        if found is None or (item_id not in review.assigned(session["annotator"]) and session["role"] != "admin"):
-            return _secure(PlainTextResponse("no such item for you", status_code=404))
-        store, item = found
+        session, form, store, item = checked
+        item_id = item["id"]
         flow = workflows()[item["workflow"]]
         answers = {q["id"]: str(form.get(f"q_{q['id']}", "")) for q in flow["questions"]}
         verdict = verdict_of(item["workflow"], answers)
@@ -175,15 +183,11 @@ def create_app(review: Review) -> Starlette:
         return _to(f"/item/{quote(item_id)}?notice=verdict+withdrawn")
 
     async def fix(request: Request) -> Response:
-        checked = await checked_form(request)
+        checked = await item_form(request)
         if isinstance(checked, Response):
             return checked
-        session, form = checked
-        item_id = str(form.get("item", ""))
-        found = review.store_of(item_id)
-        if found is None or (item_id not in review.assigned(session["annotator"]) and session["role"] != "admin"):
-            return _secure(PlainTextResponse("no such item for you", status_code=404))
-        store, item = found
+        session, form, store, item = checked
+        item_id = item["id"]
         if workflows()[item["workflow"]].get("edit") != "keyword":
             return _secure(PlainTextResponse("this workflow allows no edit", status_code=400))
         old, new = str(form.get("old", "")), str(form.get("new", ""))

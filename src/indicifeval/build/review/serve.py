@@ -14,6 +14,7 @@ from indicifeval.build.review.items import load_items, plan_assignments
 from indicifeval.build.review.store import ReviewStore, token_hash
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import atomic_writer
+from indicifeval.core.settings_file import read_settings
 from indicifeval.records.layout import REVIEW_AGREEMENT, REVIEW_VERDICTS
 
 ROLES = ("annotator", "admin")
@@ -24,19 +25,7 @@ def read_annotators(path: str | Path) -> dict[str, tuple[str, str]]:
     """name -> (token, role) from a JSON or YAML mapping: ``name: token`` or
     ``name: {token: ..., role: admin}``. Tokens must be long secrets (at least 16 characters)."""
     where = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read the annotators file ({exc.strerror or exc})", where) from None
-    try:
-        if where.endswith(".json"):
-            data = json.loads(text)
-        else:
-            import yaml
-
-            data = yaml.safe_load(text)
-    except Exception as exc:
-        raise InputError(f"not a JSON or YAML mapping ({str(exc).splitlines()[0][:120]})", where) from None
+    data = read_settings(path, "annotators file")
     if not isinstance(data, dict) or not data:
         raise InputError("the annotators file maps names to tokens", where)
     out: dict[str, tuple[str, str]] = {}
