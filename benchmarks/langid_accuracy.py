@@ -1,7 +1,10 @@
-"""Accuracy of response-language identification on our own test texts.
+"""Accuracy of response-language identification on our own test texts, or on real text.
 
     python benchmarks/langid_accuracy.py            # our identifier (fixed mode)
     python benchmarks/langid_accuracy.py --all      # also langdetect as the authors call it
+    python benchmarks/langid_accuracy.py --corpus ../shared/data/indic-corpus
+        # real paragraphs (<lang>.jsonl, {doc_id, text}), cut into sentences with each
+        # language's own rules, by length: 1-2 words, 3-6 words, sentence (7+), passage (a document)
 """
 
 from __future__ import annotations
@@ -35,6 +38,52 @@ def accuracy(identify, texts) -> tuple[dict, list]:
     return dict(per), errors
 
 
+LENGTHS = ("1-2 words", "3-6 words", "sentence", "passage")
+
+
+def corpus_texts(folder: Path) -> list[dict]:
+    """Texts cut from real documents: every sentence (by the language's splitter), its first
+    one and two words and its first three to six, and the document itself."""
+    from indicifeval.languages import get_profile
+    from indicifeval.text.sentences import split_sentences
+    from indicifeval.text.words import words
+
+    texts = []
+    for path in sorted(folder.glob("*.jsonl")):
+        lang = path.stem
+        profile = get_profile(lang)
+        for line in path.read_text(encoding="utf-8").splitlines():
+            doc = json.loads(line)["text"]
+            texts.append({"lang": lang, "kind": "passage", "text": doc})
+            for para in doc.split("\n\n"):
+                for sentence in split_sentences(para, profile.sentence_terminators, profile.abbreviations):
+                    found = words(sentence)
+                    if len(found) >= 7:
+                        texts.append({"lang": lang, "kind": "sentence", "text": sentence})
+                    if len(found) >= 3:
+                        texts.append({"lang": lang, "kind": "3-6 words", "text": " ".join(found[:6])})
+                    if found:
+                        texts.append({"lang": lang, "kind": "1-2 words", "text": " ".join(found[:2])})
+    return texts
+
+
+def corpus_table(identify, texts: list[dict]) -> None:
+    table: dict = defaultdict(lambda: [0, 0])
+    for t in texts:
+        cell = table[t["lang"], t["kind"]]
+        cell[1] += 1
+        cell[0] += identify(t["text"]) == t["lang"]
+    langs = sorted({lang for lang, _ in table})
+    print(f"{'language':10}" + "".join(f"{k:>18}" for k in LENGTHS))
+    for lang in [*langs, "all Indic"]:
+        cells = []
+        for kind in LENGTHS:
+            ok, n = (sum(table[x, kind][0] for x in langs), sum(table[x, kind][1] for x in langs)) \
+                if lang == "all Indic" else table[lang, kind]
+            cells.append(f"{100 * ok / n:6.1f}% of {n:<6}" if n else " " * 18)
+        print(f"{lang:10}" + "".join(c.rjust(18) for c in cells))
+
+
 def _langdetect(text: str):
     from indicifeval.text.langdetect_compat import NoFeatures, detect
 
@@ -48,8 +97,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--all", action="store_true", help="also measure langdetect (paper mode)")
     parser.add_argument("--errors", action="store_true", help="list misidentified texts")
+    parser.add_argument("--corpus", type=Path, help="a folder of <lang>.jsonl real documents")
     args = parser.parse_args()
     from indicifeval.text.langid import identify_language
+
+    if args.corpus:
+        corpus_table(identify_language, corpus_texts(args.corpus))
+        return
 
     texts = load_texts()
     systems = [("ours", identify_language)] + ([("langdetect", _langdetect)] if args.all else [])

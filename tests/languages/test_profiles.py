@@ -33,7 +33,13 @@ TOP = {
     "defaults": lambda v: isinstance(v, dict), "paper": lambda v: isinstance(v, dict),
     "instructions": lambda v: isinstance(v, dict),
 }
-OPTIONAL = {"distinctive_letters": _str, "subsets": _strs}
+def _endings(v) -> bool:
+    return (isinstance(v, dict) and _strs(v.get("endings")) and isinstance(v.get("min_words"), int)
+            and isinstance(v.get("min_share"), (int, float)) and 0 <= v["min_share"] <= 1)
+
+
+OPTIONAL = {"distinctive_letters": _str, "subsets": _strs, "codes": lambda v: isinstance(v, dict),
+            "distinctive_endings": _endings}
 DEFAULTS = {"end_phrases": _strs, "section_splitters": _strs, "postscript_markers": _strs, "keywords": _strs,
             "letters": _str}
 PAPER = {

@@ -58,3 +58,14 @@ def test_deterministic():
 def test_script_first(text, script, lang):
     assert dominant_script(text) == script
     assert identify(text).language == lang
+
+
+def test_sanskrit_inflections_tell_it_from_its_devanagari_neighbours():
+    from indicifeval.text.langid import identify
+
+    sanskrit = "रामः वनं गच्छति। सः तत्र फलम् खादति। बालकस्य पुस्तकम् अस्ति।"
+    found = identify(sanskrit)
+    assert found.language == "sa" and found.method in ("endings", "cld2")
+    # one visarga in a Hindi sentence (अतः, प्रायः) is not Sanskrit
+    assert identify("अतः हम सब लोग कल सुबह जल्दी घर वापस चले गए और खाना खाया।").language == "hi"
+    assert identify("प्रायः लोग बाज़ार जाते हैं और सब्ज़ियाँ खरीदते हैं।").language == "hi"

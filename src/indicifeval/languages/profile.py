@@ -67,6 +67,9 @@ class LanguageProfile:
     default_keywords: tuple[str, ...] = ()
     paper: PaperQuirks | None = None
     distinctive_letters: str = ""  # letters no other language of the same script uses
+    # word endings that mark the language among those of its script (Sanskrit's visarga -ः,
+    # -म्, -स्य): {"endings": [...], "min_words": n, "min_share": f}, for language identification
+    distinctive_endings: dict | None = field(default=None, hash=False, compare=False)
     subsets: tuple[str, ...] | None = None  # for a language the benchmark file does not list
     # Generation side (scoring needs neither): letters to draw a letter_frequency letter from,
     # and the instruction descriptions.
@@ -128,6 +131,7 @@ def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
         default_postscript_markers=tuple(defaults["postscript_markers"]),
         default_keywords=tuple(defaults["keywords"]),
         distinctive_letters=data.get("distinctive_letters", ""),
+        distinctive_endings=data.get("distinctive_endings"),
         subsets=tuple(data["subsets"]) if data.get("subsets") else None,
         default_letters=tuple(defaults.get("letters", "")),
         codes=dict(data.get("codes") or {}),
@@ -209,6 +213,8 @@ def world_languages() -> dict[str, dict]:
         table[code] = {"name": profile.name, "script": profile.script}
         if profile.distinctive_letters:
             table[code]["distinctive_letters"] = profile.distinctive_letters
+        if profile.distinctive_endings:
+            table[code]["distinctive_endings"] = profile.distinctive_endings
     return table
 
 

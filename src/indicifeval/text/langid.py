@@ -15,6 +15,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
+import regex
+
 from indicifeval.languages import script_fallbacks, world_languages
 from indicifeval.text.normalize import nfc, strip_controls
 from indicifeval.text.scripts import script_counts
@@ -27,7 +29,7 @@ _MAX_CHARS = 2000  # CLD2 is linear; the first two thousand characters decide
 class Identification:
     language: str | None  # None: no letters at all
     script: str | None
-    method: str  # "script", "letters", "cld2", "fallback", "empty"
+    method: str  # "script", "letters", "endings", "cld2", "fallback", "empty"
 
 
 @cache
@@ -79,6 +81,9 @@ def identify(text: str, is_nfc: bool = False) -> Identification:
     marked = _marked_language(text, candidates)
     if marked is not None:
         return Identification(marked, script, "letters")
+    ending = _ending_language(text, candidates)
+    if ending is not None:
+        return Identification(ending, script, "endings")
     best = _cld2_choice(text, candidates)
     if best is not None:
         return Identification(best, script, "cld2")
@@ -96,6 +101,37 @@ def _marked_language(text: str, candidates: tuple[str, ...]) -> str | None:
     occur in the text, if exactly one does."""
     letters = _distinctive_letters()
     hits = [c for c in candidates if c in letters and any(ch in text for ch in letters[c])]
+    return hits[0] if len(hits) == 1 else None
+
+
+@cache
+def _distinctive_endings() -> dict[str, tuple[tuple[str, ...], int, float]]:
+    out = {}
+    for code, info in world_languages().items():
+        spec = info.get("distinctive_endings")
+        if spec:
+            out[code] = (tuple(spec["endings"]), int(spec["min_words"]), float(spec["min_share"]))
+    return out
+
+
+_WORD = regex.compile(r"[\p{L}\p{M}]+")
+
+
+def _ending_language(text: str, candidates: tuple[str, ...]) -> str | None:
+    """The one candidate whose distinctive word endings (Sanskrit -ः, -म्, -स्य) end enough of
+    the text's words: inflections that the other languages of the script rarely use, where a
+    statistical model trained without the language confuses it with its neighbours."""
+    table = _distinctive_endings()
+    wanted = [c for c in candidates if c in table]
+    if not wanted:
+        return None
+    words = _WORD.findall(text[:_MAX_CHARS])
+    hits = []
+    for code in wanted:
+        endings, min_words, min_share = table[code]
+        n = sum(1 for w in words if w.endswith(endings))
+        if n >= min_words and n >= min_share * len(words):
+            hits.append(code)
     return hits[0] if len(hits) == 1 else None
 
 
