@@ -233,3 +233,12 @@ def test_a_hub_corpus_is_listed_and_streamed_through_the_hub_file_system(tmp_pat
         "hf://datasets/ai4bharat/sangraha/verified/hin/data-0.parquet",
         "hf://datasets/ai4bharat/sangraha/verified/hin/data-1.parquet"]
     assert records["vocab"].counts["documents"] == len(docs) and records["rows"].counts["rows"] > 50
+
+
+def test_a_corpus_without_usable_documents_is_a_clear_error(tmp_path):
+    from indicifeval.core.errors import InputError
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"doc_id": 1, "text": 5}\nnot json\n{"doc_id": 2}\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"no usable document \(1 malformed, 2 no text\)"):
+        build_ground(tmp_path / "b", "hi", str(bad), None, _fake(), executor="serial")

@@ -96,6 +96,10 @@ def vocab_stage(ctx: StageContext) -> dict[str, int]:
     for task in tasks:
         path = ctx.folder / f"ground/vocab/part-{task.shard.id}.json"
         total.add(VocabPart.from_json(json.loads(path.read_text(encoding="utf-8"))))
+    if total.docs == 0:
+        why = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(total.skipped.items())) or "it is empty"
+        raise InputError(f"the corpus has no usable document ({why}): each line must be a JSON object with a "
+                         f"non-empty 'text'", json.loads((ctx.folder / SHARDS).read_text(encoding="utf-8"))["corpus"])
     keywords = rank_keywords(total, ctx.params["top_k"], min_df=ctx.params["min_df"])
     _write_json(ctx.output(VOCAB), {"docs": total.docs, "words": len(total.tf), "skipped": total.skipped})
     _write_jsonl(ctx.output(KEYWORDS), keywords)
