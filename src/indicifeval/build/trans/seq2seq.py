@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from indicifeval.core.errors import InputError
 from indicifeval.languages import get_profile
-from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
+from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult, batches, sampling_kwargs
 from indicifeval.runs.backends.options import BackendOptions, option
 from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings
 
@@ -194,22 +194,14 @@ class Seq2SeqTranslator:
         }
         if self.forced_bos_token_id is not None:
             kwargs["forced_bos_token_id"] = self.forced_bos_token_id
-        if settings.temperature == 0:  # greedy (or beam search); the checkpoint's sampling defaults cleared
-            kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
-        else:
-            kwargs.update(do_sample=True, temperature=settings.temperature, top_p=settings.top_p, top_k=0)
-        kwargs.update(settings.gen_kwargs)
+        kwargs.update(sampling_kwargs(settings))  # greedy (or beam search) when the temperature is 0
         return kwargs
 
     def generate(self, requests: Sequence[GenerationRequest], on_result: OnResult) -> None:
         """Batches of up to ``batch_size`` texts that share their settings, in order."""
-        groups: dict[str, list[GenerationRequest]] = {}
-        for request in requests:
-            groups.setdefault(request.settings.key(), []).append(request)
-        for group in groups.values():
-            for start in range(0, len(group), self.batch_size):
-                with self._lock:
-                    self._generate_batch(group[start : start + self.batch_size], on_result)
+        for batch in batches(requests, self.batch_size):
+            with self._lock:
+                self._generate_batch(batch, on_result)
 
     def _generate_batch(self, batch: list[GenerationRequest], on_result: OnResult) -> None:
         texts = [str(r.messages[-1]["content"]) for r in batch]

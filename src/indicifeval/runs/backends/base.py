@@ -6,14 +6,36 @@ settings in one process."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from indicifeval.core.errors import IndicIFEvalError
 from indicifeval.runs.backends.options import OPTIONS, BackendOptions, options_for
-from indicifeval.runs.requests import GenerationRequest, GenerationResult
+from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings
 
 OnResult = Callable[[GenerationResult], None]
+
+
+def sampling_kwargs(settings: SamplingSettings) -> dict[str, Any]:
+    """transformers' ``generate`` arguments for how to sample, then ``--gen-kwargs`` as given.
+    Greedy clears the checkpoint's sampling defaults, so they neither apply nor warn; sampling
+    uses no top-k unless the checkpoint sets one, like vLLM and OpenAI-style servers."""
+    if settings.temperature == 0:
+        kwargs: dict[str, Any] = {"do_sample": False, "temperature": None, "top_p": None, "top_k": None}
+    else:
+        kwargs = {"do_sample": True, "temperature": settings.temperature, "top_p": settings.top_p, "top_k": 0}
+    kwargs.update(settings.gen_kwargs)  # --gen-kwargs, e.g. repetition_penalty=1.1
+    return kwargs
+
+
+def batches(requests: Sequence[GenerationRequest], size: int) -> Iterator[list[GenerationRequest]]:
+    """Requests in batches of up to ``size`` that share their settings, in order within each."""
+    groups: dict[str, list[GenerationRequest]] = {}
+    for request in requests:
+        groups.setdefault(request.settings.key(), []).append(request)
+    for group in groups.values():
+        for start in range(0, len(group), size):
+            yield group[start : start + size]
 
 
 class BackendError(IndicIFEvalError, RuntimeError):

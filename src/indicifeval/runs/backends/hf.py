@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
+from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult, batches, sampling_kwargs
 from indicifeval.runs.backends.options import HFOptions
 from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings, text_hash
 
@@ -114,23 +114,13 @@ class HFBackend:
             "eos_token_id": self.eos_token_ids,
             "pad_token_id": self.tokenizer.pad_token_id,
         }
-        if settings.temperature == 0:
-            # greedy; clear the checkpoint's sampling defaults so they neither apply nor warn
-            kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
-        else:
-            # like vLLM and OpenAI-style servers: no top-k unless the checkpoint sets one
-            kwargs.update(do_sample=True, temperature=settings.temperature, top_p=settings.top_p, top_k=0)
-        kwargs.update(settings.gen_kwargs)  # --gen-kwargs, e.g. repetition_penalty=1.1
+        kwargs.update(sampling_kwargs(settings))
         return kwargs
 
     def generate(self, requests: Sequence[GenerationRequest], on_result: OnResult) -> None:
         """Batches of up to ``batch_size`` requests that share their settings, in order."""
-        groups: dict[str, list[GenerationRequest]] = {}
-        for request in requests:
-            groups.setdefault(request.settings.key(), []).append(request)
-        for group in groups.values():
-            for start in range(0, len(group), self.batch_size):
-                self._generate_batch(group[start : start + self.batch_size], on_result)
+        for batch in batches(requests, self.batch_size):
+            self._generate_batch(batch, on_result)
 
     def _generate_batch(self, batch: list[GenerationRequest], on_result: OnResult) -> None:
         torch = self._torch
