@@ -26,7 +26,7 @@ from indicifeval.languages import get_profile
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.backends.openai_http import endpoint, parse_retry_after
 from indicifeval.runs.backends.options import BackendOptions, option
-from indicifeval.runs.backends.pool import failure_message, run_pool
+from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_pool
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 from indicifeval.text.safety import sanitize
 
@@ -126,12 +126,6 @@ def split_text(text: str, limit: int, depth: int = 0) -> tuple[list[str], list[s
     return pieces, out_seps
 
 
-class _Retryable(Exception):
-    def __init__(self, why: str, wait: float | None = None):
-        super().__init__(why)
-        self.wait = wait
-
-
 class _ItemError(Exception):
     """The API refused this text (422, an answer without a translation): a per-item error."""
 
@@ -229,7 +223,7 @@ class SarvamTranslator:
                 if raw is None:
                     raise _ItemError(f"the answer is over {MAX_BODY_BYTES:,} bytes")
                 if status in RETRY_STATUS:
-                    raise _Retryable(f"HTTP {status}", parse_retry_after(retry_after))
+                    raise Retryable(f"HTTP {status}", parse_retry_after(retry_after))
                 if status == 422:
                     raise _ItemError(f"the API refused the text (HTTP 422): {_message(raw)}")
                 if status >= 400:
@@ -237,19 +231,16 @@ class SarvamTranslator:
                 try:
                     body = json.loads(raw)
                 except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
-                    raise _Retryable("malformed JSON") from None
+                    raise Retryable("malformed JSON") from None
                 translated = body.get("translated_text") if isinstance(body, dict) else None
                 if not isinstance(translated, str):
                     raise _ItemError("the API's answer has no 'translated_text'")
                 return sanitize(translated), attempt
-            except (_Retryable, asyncio.TimeoutError, aiohttp.ClientError) as exc:
+            except (Retryable, asyncio.TimeoutError, aiohttp.ClientError) as exc:
                 last = self.redact(f"{exc.__class__.__name__}: {exc}")
                 if attempt > opts.max_retries:
                     break
-                wait = getattr(exc, "wait", None)
-                if wait is None:  # exponential backoff with full jitter
-                    wait = self._rng.uniform(0, min(opts.backoff_max_s, opts.backoff_base_s * 2 ** (attempt - 1)))
-                await asyncio.sleep(min(wait, opts.backoff_max_s))
+                await asyncio.sleep(backoff_wait(self._rng, exc, attempt, opts.backoff_base_s, opts.backoff_max_s))
         raise BackendError(f"{uid}: gave up after {opts.max_retries + 1} attempts ({last})")
 
 

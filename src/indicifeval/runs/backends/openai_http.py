@@ -21,18 +21,12 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from indicifeval.core.secrets import redact_text, redact_url, url_secrets
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.backends.options import OpenAIOptions
-from indicifeval.runs.backends.pool import failure_message, run_pool
+from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_pool
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 from indicifeval.text.safety import sanitize
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 MAX_BODY_BYTES = 256 * 1024 * 1024  # an answer body beyond this is refused, not read into memory
-
-
-class _Retryable(Exception):
-    def __init__(self, why: str, wait: float | None = None):
-        super().__init__(why)
-        self.wait = wait
 
 
 def parse_retry_after(value: str | None) -> float | None:
@@ -84,9 +78,9 @@ def parse_completion(uid: str, body: Any) -> GenerationResult:
 
     An answer that is well-formed JSON but carries no text (``{"choices": [{}]}``, null
     content) is a failed item with its reason, not an empty answer: it is retried on resume.
-    A body that is not a completion at all is retried at once (``_Retryable``)."""
+    A body that is not a completion at all is retried at once (``Retryable``)."""
     if not isinstance(body, dict) or not isinstance(body.get("choices"), list):
-        raise _Retryable("the answer is not a chat completion (no 'choices')")
+        raise Retryable("the answer is not a chat completion (no 'choices')")
     usage: dict[str, Any] = body["usage"] if isinstance(body.get("usage"), dict) else {}
     if not body["choices"] or not isinstance(body["choices"][0], dict):
         return GenerationResult(uid, "", None, usage=usage, error="the server's answer has no choices")
@@ -199,24 +193,21 @@ class OpenAIBackend:
                     return GenerationResult(request.uid, "", None, error=f"the answer is over {MAX_BODY_BYTES:,} bytes",
                                             latency_s=time.monotonic() - started, attempts=attempt)
                 if status in RETRY_STATUS:
-                    raise _Retryable(f"HTTP {status}", parse_retry_after(retry_after))
+                    raise Retryable(f"HTTP {status}", parse_retry_after(retry_after))
                 if status >= 400:
                     text = raw[:300].decode("utf-8", "replace")
                     raise BackendError(self.redact(f"{request.uid}: HTTP {status}: {text}"))
                 try:
                     body = json.loads(raw)
                 except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
-                    raise _Retryable("malformed JSON") from None
+                    raise Retryable("malformed JSON") from None
                 result = parse_completion(request.uid, body)
                 result.latency_s = time.monotonic() - started
                 result.attempts = attempt
                 return result
-            except (_Retryable, asyncio.TimeoutError, aiohttp.ClientError) as exc:
+            except (Retryable, asyncio.TimeoutError, aiohttp.ClientError) as exc:
                 last = self.redact(f"{exc.__class__.__name__}: {exc}")
                 if attempt > self.max_retries:
                     break
-                wait = getattr(exc, "wait", None)
-                if wait is None:  # exponential backoff with full jitter
-                    wait = self._rng.uniform(0, min(self.backoff_max_s, self.backoff_base_s * 2 ** (attempt - 1)))
-                await asyncio.sleep(min(wait, self.backoff_max_s))
+                await asyncio.sleep(backoff_wait(self._rng, exc, attempt, self.backoff_base_s, self.backoff_max_s))
         raise BackendError(f"{request.uid}: gave up after {self.max_retries + 1} attempts ({last})")

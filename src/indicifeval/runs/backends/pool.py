@@ -5,6 +5,7 @@ already answered have been handed to ``on_result`` (and so are kept by a resumab
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Awaitable, Callable, Sequence
 
 from indicifeval.runs.backends.base import BackendError, OnResult
@@ -34,8 +35,26 @@ async def run_pool(requests: Sequence[GenerationRequest], concurrency: int,
     return failures
 
 
+class Retryable(Exception):
+    """A failed attempt worth repeating (a 429 or 5xx, a dropped connection, a torn body),
+    with the server's own wait when it said one (Retry-After)."""
+
+    def __init__(self, why: str, wait: float | None = None):
+        super().__init__(why)
+        self.wait = wait
+
+
+def backoff_wait(rng: random.Random, exc: BaseException, attempt: int, base_s: float, max_s: float) -> float:
+    """Seconds to wait before attempt ``attempt + 1``: the server's Retry-After if it gave one,
+    else exponential backoff with full jitter; never more than ``max_s``."""
+    wait = getattr(exc, "wait", None)
+    if wait is None:
+        wait = rng.uniform(0, min(max_s, base_s * 2 ** (attempt - 1)))
+    return min(wait, max_s)
+
+
 def failure_message(failures: list[str]) -> str:
     return f"{len(failures)} request(s) failed; finished items are kept, run again to resume. First: {failures[0]}"
 
 
-__all__ = ["failure_message", "run_pool"]
+__all__ = ["Retryable", "backoff_wait", "failure_message", "run_pool"]
