@@ -140,15 +140,22 @@ _HIGHLIGHT = regex.compile(r"\*{1,2}[^*\n]*[^\s*][^*\n]*\*{1,2}")
 _EMPTY_HIGHLIGHT = regex.compile(r"(?<!\*)\*{1,2}[ \t]*\*{1,2}(?!\*)")
 
 
-def highlight_example(p: Prompt) -> Iterator[Finding]:
+def _example(p: Prompt, instruction_id: str, check: str, shown: regex.Pattern, empty: regex.Pattern,
+             when_empty: str, when_missing: str) -> Iterator[Finding]:
+    """A warning for each ``instruction_id`` whose prompt shows no non-empty example of the
+    format (``shown``) and does not name it; the evidence is an empty example if there is one."""
     for index, iid, _ in instructions(p):
-        if iid != HIGHLIGHTS or _HIGHLIGHT.search(p.row.prompt) or described(p, iid):
+        if iid != instruction_id or shown.search(p.row.prompt) or described(p, iid):
             continue
-        empty = _EMPTY_HIGHLIGHT.search(p.row.prompt)
-        message = ("the prompt's only highlight example is empty" if empty else
-                   "the prompt shows no *highlighted* example and does not name highlighting")
-        yield finding(p.row, "highlight_example", WARNING, message,
-                      snippet(p.row.prompt, empty.start(), empty.end()) if empty else None, index)
+        found = empty.search(p.row.prompt)
+        yield finding(p.row, check, WARNING, when_empty if found else when_missing,
+                      snippet(p.row.prompt, found.start(), found.end()) if found else None, index)
+
+
+def highlight_example(p: Prompt) -> Iterator[Finding]:
+    yield from _example(p, HIGHLIGHTS, "highlight_example", _HIGHLIGHT, _EMPTY_HIGHLIGHT,
+                        "the prompt's only highlight example is empty",
+                        "the prompt shows no *highlighted* example and does not name highlighting")
 
 
 _TITLE = regex.compile(r"<<[^\n]*?\S[^\n]*?>>")
@@ -156,11 +163,5 @@ _EMPTY_TITLE = regex.compile(r"<<\s*>>")
 
 
 def title_example(p: Prompt) -> Iterator[Finding]:
-    for index, iid, _ in instructions(p):
-        if iid != TITLE or _TITLE.search(p.row.prompt) or described(p, iid):
-            continue
-        empty = _EMPTY_TITLE.search(p.row.prompt)
-        message = ("the prompt's only <<title>> example is empty" if empty else
-                   "the prompt shows no <<title>> example and does not describe the double angular brackets")
-        yield finding(p.row, "title_example", WARNING, message,
-                      snippet(p.row.prompt, empty.start(), empty.end()) if empty else None, index)
+    yield from _example(p, TITLE, "title_example", _TITLE, _EMPTY_TITLE, "the prompt's only <<title>> example is empty",
+                        "the prompt shows no <<title>> example and does not describe the double angular brackets")
