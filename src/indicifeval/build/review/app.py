@@ -171,15 +171,12 @@ def create_app(review: Review) -> Starlette:
         return _to("/next")
 
     async def undo(request: Request) -> Response:
-        checked = await checked_form(request)
+        checked = await item_form(request)
         if isinstance(checked, Response):
             return checked
-        session, form = checked
-        item_id = str(form.get("item", ""))
-        found = review.store_of(item_id)
-        if found is None:
-            return _secure(PlainTextResponse("no such item", status_code=404))
-        found[0].undo(item_id, session["annotator"])
+        session, _, store, item = checked
+        item_id = item["id"]
+        store.undo(item_id, session["annotator"])
         return _to(f"/item/{quote(item_id)}?notice=verdict+withdrawn")
 
     async def fix(request: Request) -> Response:
