@@ -86,7 +86,7 @@ def progress_rows(review: Review, annotator: str | None) -> list[dict[str, Any]]
     latest = review.latest()
     table: dict[tuple[str, str], Counter] = defaultdict(Counter)
     for store in review.stores:
-        names = {name for (_, name) in latest} | set(_assignees(store))
+        names = {name for (_, name) in latest} | set(store.assignees())
         for name in sorted(names):
             if annotator is not None and name != annotator:
                 continue
@@ -99,10 +99,6 @@ def progress_rows(review: Review, annotator: str | None) -> list[dict[str, Any]]
                     cell["done"] += 1
                     cell["correct"] += verdict.verdict == "correct"
     return [{"annotator": name, "language": lang, **cell} for (name, lang), cell in sorted(table.items())]
-
-
-def _assignees(store) -> list[str]:
-    return [r["annotator"] for r in store._run("SELECT DISTINCT annotator FROM assignments")]
 
 
 def disagreements(review: Review) -> list[dict[str, Any]]:

@@ -113,6 +113,10 @@ class ReviewStore:
             "SELECT a.item_id FROM assignments a JOIN items i ON i.id = a.item_id WHERE a.annotator = ? "
             "ORDER BY i.position", (annotator,))]
 
+    def assignees(self) -> list[str]:
+        """The annotators with at least one item here."""
+        return [r["annotator"] for r in self._run("SELECT DISTINCT annotator FROM assignments ORDER BY annotator")]
+
     def assignments(self) -> set[str]:
         return {r["item_id"] for r in self._run("SELECT DISTINCT item_id FROM assignments")}
 
