@@ -25,11 +25,12 @@ are applied in one pass per language with the same left-to-right product.
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
 import sys
 import threading
-from collections import Counter
 from functools import partial, reduce
 from operator import add, itemgetter
 
@@ -53,6 +54,8 @@ else:  # pragma: no cover - sum() of floats is compensated from 3.12 on
     _left_sum = partial(reduce, add)
 
 _SPACE_RUN = re.compile(" {2,}")
+_NOT_A_TO_z = bytes(b for b in range(256) if not 0x41 <= b <= 0x7A)
+_NOT_FROM_U0300 = bytes(b for b in range(256) if not 0xCC <= b <= 0xF4)
 _ASCII_A_TO_z = re.compile("[A-z]")  # 'A' <= ch <= 'z', as in cleaning_text
 
 _WORD_CACHE_LIMIT = 200_000  # entries; cleared when exceeded
@@ -79,21 +82,32 @@ class _NormalizeTable(dict):
 
 
 class _Model:
-    def __init__(self, factory):
+    def __init__(self, profile_dir: str):
         from langdetect.detector import Detector
         from langdetect.utils.ngram import NGram
-        from langdetect.utils.unicode_block import unicode_block
 
-        self.langlist = list(factory.langlist)
-        self.vectors = factory.word_lang_prob_map  # n-gram -> per-language probabilities
-        self.n_langs = len(self.langlist)
+        # DetectorFactory.load_profile's order and rules: os.listdir order, dot files and
+        # folders skipped, vectors as long as the listing. Profiles stay parsed JSON and each
+        # n-gram's vector (``1.0 * freq / n_words[len - 1]`` per language, as add_profile) is
+        # built the first time a text has it: most of the 87 000 are never asked for.
+        names = os.listdir(profile_dir)
+        self.n_langs = len(names)
+        self.langlist: list[str] = []
+        self._profiles: list[tuple[dict, list]] = []
+        for filename in names:
+            path = os.path.join(profile_dir, filename)
+            if filename.startswith(".") or not os.path.isfile(path):
+                continue
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+            self.langlist.append(data["name"])
+            self._profiles.append((data["freq"], data["n_words"]))
+        self._grams: dict[str, tuple[list[float], int] | None] = {}
         self.url_sub = Detector.URL_RE.sub
         self.mail_sub = Detector.MAIL_RE.sub
         self.normalize_vi = NGram.normalize_vi
         self.norm_table = _NormalizeTable(NGram.normalize)
-        self._unicode_block = unicode_block
-        self.char_class: dict[str, int] = {}  # 1: counted Latin, 2: counted non-Latin, 0: neither
-        self.word_cache: dict[tuple[str, bool], tuple] = {}
+        self.word_cache: dict[tuple[str, bool], tuple[tuple, int]] = {}
         # Consistency with the Detector this model mirrors.
         for name, value in (("ALPHA_DEFAULT", _ALPHA_DEFAULT), ("ALPHA_WIDTH", _ALPHA_WIDTH),
                             ("ITERATION_LIMIT", _ITERATION_LIMIT),
@@ -104,42 +118,53 @@ class _Model:
         if NGram.N_GRAM != 3:  # pragma: no cover
             raise RuntimeError("langdetect NGram.N_GRAM is not 3")
 
-    # -- Detector.append + Detector.cleaning_text ---------------------------------------------
-    def _classify(self, ch: str) -> int:
-        if "A" <= ch <= "z":
-            kind = 1
-        elif ch >= "\u0300" and self._unicode_block(ch) != "Latin Extended Additional":
-            kind = 2
-        else:
-            kind = 0
-        self.char_class[ch] = kind
-        return kind
+    def _gram(self, gram: str) -> tuple[list[float], int] | None:
+        """(vector, bitmask of the languages where it is not 0), or None for an n-gram in no
+        profile: ``word_lang_prob_map[gram]`` as add_profile fills it."""
+        try:
+            return self._grams[gram]
+        except KeyError:
+            pass
+        entry = None
+        if any(gram in freq for freq, _ in self._profiles):
+            vector = [0.0] * self.n_langs
+            mask = 0
+            length = len(gram)
+            for index, (freq, n_words) in enumerate(self._profiles):
+                count = freq.get(gram)
+                if count is not None:
+                    vector[index] = 1.0 * count / n_words[length - 1]
+                    if vector[index]:
+                        mask |= 1 << index
+            entry = (vector, mask)
+        self._grams[gram] = entry
+        return entry
 
+    # -- Detector.append + Detector.cleaning_text ---------------------------------------------
     def prepare(self, text: str) -> str:
         text = self.url_sub(" ", text)
         text = self.mail_sub(" ", text)
         text = self.normalize_vi(text)
         text = _SPACE_RUN.sub(" ", text[:_MAX_TEXT_LENGTH])
-        char_class, classify = self.char_class, self._classify
-        latin = non_latin = 0
-        for ch, count in Counter(text).items():
-            kind = char_class.get(ch)
-            if kind is None:
-                kind = classify(ch)
-            if kind == 1:
-                latin += count
-            elif kind == 2:
-                non_latin += count
+        # cleaning_text counts characters 'A' <= ch <= 'z' and characters >= U+0300 (its
+        # "Latin Extended Additional" exemption compares a block number with a name, so it
+        # never applies). In UTF-8 the first are the bytes 0x41-0x7A and the second the lead
+        # bytes 0xCC-0xF4 (U+0300-U+07FF take 0xCC-0xDF, everything above 0xE0-0xF4).
+        data = text.encode("utf-8", "surrogatepass")
+        latin = len(data.translate(None, _NOT_A_TO_z))
+        non_latin = len(data.translate(None, _NOT_FROM_U0300))
         if latin * 2 < non_latin:
             text = _ASCII_A_TO_z.sub("", text)
         return text
 
     # -- Detector._extract_ngrams ---------------------------------------------------------------
-    def _word_grams(self, word: str, trailing_space: bool) -> tuple:
-        """Profile vectors of the n-grams NGram emits for ' ' + word (+ ' '), in order."""
+    def _word_grams(self, word: str, trailing_space: bool) -> tuple[tuple, int]:
+        """Profile vectors of the n-grams NGram emits for ' ' + word (+ ' '), in order, and
+        the bitmask of languages any of them has."""
         s = " " + word + " " if trailing_space else " " + word
-        get = self.vectors.get
+        gram = self._gram
         out = []
+        mask = 0
         prev_upper = False  # s[0] is the space
         for k in range(1, len(s)):
             ch = s[k]
@@ -147,20 +172,16 @@ class _Model:
             if upper and prev_upper:
                 continue  # NGram.capitalword: nothing emitted for this character
             prev_upper = upper
-            if ch != " ":
-                v = get(ch)
-                if v is not None:
-                    out.append(v)
-            v = get(s[k - 1:k + 1])
-            if v is not None:
-                out.append(v)
-            if k >= 2:
-                v = get(s[k - 2:k + 1])
-                if v is not None:
-                    out.append(v)
-        return tuple(out)
+            for g in ((ch, s[k - 1:k + 1], s[k - 2:k + 1]) if k >= 2 else (ch, s[k - 1:k + 1])):
+                if g == " ":
+                    continue
+                entry = gram(g)
+                if entry is not None:
+                    out.append(entry[0])
+                    mask |= entry[1]
+        return tuple(out), mask
 
-    def extract(self, text: str) -> list:
+    def extract(self, text: str) -> tuple[list, int]:
         normalized = text.translate(self.norm_table)
         words = normalized.split(" ")
         last = len(words) - 1
@@ -169,63 +190,109 @@ class _Model:
             cache.clear()
         result: list = []
         extend = result.extend
+        mask = 0
         for index, word in enumerate(words):
             if not word:
                 continue
             trailing = index != last
             if len(word) > _WORD_CACHE_MAX_LEN:
-                extend(self._word_grams(word, trailing))
-                continue
-            key = (word, trailing)
-            grams = cache.get(key)
-            if grams is None:
-                grams = cache[key] = self._word_grams(word, trailing)
+                grams, word_mask = self._word_grams(word, trailing)
+            else:
+                key = (word, trailing)
+                entry = cache.get(key)
+                if entry is None:
+                    entry = cache[key] = self._word_grams(word, trailing)
+                grams, word_mask = entry
             extend(grams)
-        return result
+            mask |= word_mask
+        return result, mask
 
     # -- Detector._detect_block ------------------------------------------------------------------
     def lang_probabilities(self, text: str) -> list[float]:
-        vectors = self.extract(self.prepare(text))
+        vectors, mask = self.extract(self.prepare(text))
         if not vectors:
             raise NoFeatures("No features in text.")
         n = self.n_langs
-        langprob = [0.0] * n
-        rng = random.Random(_SEED)
-        gauss = rng.gauss
-        count = len(vectors)
-        # Detector draws random.choice(ngrams), i.e. ngrams[rng._randbelow(len(ngrams))];
-        # choice(range(count)) is the same draw, for a random module without _randbelow.
-        randbelow = getattr(rng, "_randbelow", None) or (lambda k: rng.choice(range(k)))
-        start = 1.0 / n
-        for _ in range(_N_TRIAL):
-            alpha = _ALPHA_DEFAULT + gauss(0.0, 1.0) * _ALPHA_WIDTH
-            w = alpha / _BASE_FREQ
-            # Update 0 from the uniform start, then a convergence check after every fifth
-            # update. Normalising is folded into the next five updates: p / total is the
-            # normalised value langdetect stores, and max(p) / total equals the largest
-            # normalised value because correctly rounded division by total > 0 is monotonic.
-            prob = [a * (w + b) for a, b in zip([start] * n, vectors[randbelow(count)])]
-            i = 0
-            while True:
-                total = _left_sum(prob)
-                if max(prob) / total > _CONV_THRESHOLD or i >= _ITERATION_LIMIT:
-                    break
-                v1 = vectors[randbelow(count)]
-                v2 = vectors[randbelow(count)]
-                v3 = vectors[randbelow(count)]
-                v4 = vectors[randbelow(count)]
-                v5 = vectors[randbelow(count)]
-                prob = [(((((a / total) * (w + b1)) * (w + b2)) * (w + b3)) * (w + b4)) * (w + b5)
-                        for a, b1, b2, b3, b4, b5 in zip(prob, v1, v2, v3, v4, v5)]
-                i += 5
-            langprob = [acc + (p / total) / _N_TRIAL for acc, p in zip(langprob, prob)]
-        return langprob
+        support = [j for j in range(n) if mask >> j & 1]
+        if not support or len(support) * 4 > n * 3:
+            return _estimate(vectors, n, list(range(n)), lambda v: v)
+        # A language no n-gram of the text has is multiplied by alpha / BASE_FREQ alone at
+        # every update, so all of them hold one value: run the updates for the others and
+        # that one value, and spread it back for the sums, maxima and averages.
+        pick = itemgetter(*support) if len(support) > 1 else (lambda v, j=support[0]: (v[j],))
+        return _estimate(vectors, n, support, pick)
 
     def ranked(self, text: str) -> list[tuple[str, float]]:
         langprob = self.lang_probabilities(text)
         result = [(lang, p) for lang, p in zip(self.langlist, langprob) if p > _PROB_THRESHOLD]
         result.sort(key=itemgetter(1), reverse=True)  # stable, as Language.__lt__ with reverse
         return result
+
+
+def _estimate(vectors: list, n: int, support: list[int], pick) -> list[float]:
+    """Detector._detect_block's seven trials, over the languages in ``support`` (each vector
+    seen through ``pick``) plus one shared value for every other language, whose n-gram
+    probabilities are all 0. Same draws, same products in the same order, same left-to-right
+    sums over all ``n`` languages; see the module docstring."""
+    langprob = [0.0] * n
+    rng = random.Random(_SEED)
+    gauss = rng.gauss
+    count = len(vectors)
+    picked: list = [None] * count
+    if random.Random._randbelow is random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+        # random.choice's draw, inlined: k = n.bit_length() bits until one is below n.
+        getrandbits = rng.getrandbits
+        bits = count.bit_length()
+
+        def draw() -> tuple:
+            r = getrandbits(bits)
+            while r >= count:
+                r = getrandbits(bits)
+            v = picked[r]
+            if v is None:
+                v = picked[r] = pick(vectors[r])
+            return v
+    else:  # pragma: no cover - a random module without _randbelow_with_getrandbits
+        randbelow = getattr(rng, "_randbelow", None) or (lambda k: rng.choice(range(k)))
+
+        def draw() -> tuple:
+            r = randbelow(count)
+            v = picked[r]
+            if v is None:
+                v = picked[r] = pick(vectors[r])
+            return v
+
+    m = len(support)
+    others = n - m
+    start = 1.0 / n
+    for _ in range(_N_TRIAL):
+        alpha = _ALPHA_DEFAULT + gauss(0.0, 1.0) * _ALPHA_WIDTH
+        w = alpha / _BASE_FREQ
+        # Update 0 from the uniform start, then a convergence check after every fifth
+        # update. Normalising is folded into the next five updates: p / total is the
+        # normalised value langdetect stores, and max(p) / total equals the largest
+        # normalised value because correctly rounded division by total > 0 is monotonic.
+        # (w + 0.0) is w exactly, so the shared value's factor is w itself.
+        prob = [start * (w + b) for b in draw()]
+        rest = start * w
+        i = 0
+        while True:
+            if others:
+                full = [rest] * n
+                for j, p in zip(support, prob):
+                    full[j] = p
+            else:
+                full = prob
+            total = _left_sum(full)
+            if max(full) / total > _CONV_THRESHOLD or i >= _ITERATION_LIMIT:
+                break
+            v1, v2, v3, v4, v5 = draw(), draw(), draw(), draw(), draw()
+            prob = [(((((a / total) * (w + b1)) * (w + b2)) * (w + b3)) * (w + b4)) * (w + b5)
+                    for a, b1, b2, b3, b4, b5 in zip(prob, v1, v2, v3, v4, v5)]
+            rest = (((((rest / total) * w) * w) * w) * w) * w
+            i += 5
+        langprob = [acc + (p / total) / _N_TRIAL for acc, p in zip(langprob, full)]
+    return langprob
 
 
 _lock = threading.Lock()
@@ -239,12 +306,9 @@ def _model() -> _Model:
         with _lock:
             model = _model_instance
             if model is None:
-                from langdetect import detector_factory
+                from langdetect.detector_factory import PROFILES_DIRECTORY
 
-                f = detector_factory.DetectorFactory()
-                f.seed = _SEED
-                f.load_profile(detector_factory.PROFILES_DIRECTORY)
-                model = _model_instance = _Model(f)
+                model = _model_instance = _Model(PROFILES_DIRECTORY)
     return model
 
 
