@@ -221,3 +221,21 @@ def test_missing_matplotlib_is_found_before_anything_is_written(tmp_path, capsys
     assert main(["report", str(tmp_path / "s"), "--out", str(tmp_path / "rep"), "--quiet"]) == 1
     assert "indicifeval[report]" in capsys.readouterr().err
     assert not (tmp_path / "rep").exists()
+
+
+@pytest.mark.parametrize("as_array", [False, True])
+def test_surrogate_escapes_in_files_become_replacement_characters(tmp_path, as_array):
+    """JSON may escape a lone surrogate (\ud800, \uDFFF); UTF-8 cannot hold one, so the reader
+    turns it into U+FFFD wherever it is, and leaves everything else as it is."""
+    body = ['{"key": 1, "response": "lone \\ud800 low \\uDFFF", "meta": {"\\udc00": ["\\ud83d"]}}',
+            '{"key": 2, "response": "a \\\\ud800 b"}',  # an escaped backslash, then text
+            '{"key": 3, "response": "\\u0905\\u093e \\ud83d\\ude00"}']  # a pair is a real character
+    text = ("[" + ",".join(body) + "]") if as_array else "\n".join(body) + "\n"
+    path = tmp_path / ("r.json" if as_array else "r.jsonl")
+    path.write_text(text, encoding="utf-8")
+    got = load_responses(str(path)).by_key
+    assert got == {"1": "lone \ufffd low \ufffd", "2": "a \\ud800 b", "3": "\u0905\u093e \U0001f600"}
+    from indicifeval.dataset.readers import read_records
+
+    (_, first), *_ = read_records(path)
+    assert first["meta"] == {"\ufffd": ["\ufffd"]}

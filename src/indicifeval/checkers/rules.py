@@ -19,7 +19,7 @@ from indicifeval.text import keywords as kw
 from indicifeval.text import sentences, words
 from indicifeval.text.langdetect_compat import NoFeatures, detect
 from indicifeval.text.langid import identify_language
-from indicifeval.text.normalize import match_key_of_nfc, nfc
+from indicifeval.text.normalize import match_key_of_nfc, nfc, star_removal_keeps_nfc
 from indicifeval.text.paragraphs import paragraphs
 from indicifeval.text.variants import Cut
 
@@ -78,18 +78,28 @@ class TextView:
         Indic rows); the raw text where the reference scorers compare raw strings. Computed
         only on demand. A loose variant cuts it from the response's NFC: NFC never composes
         across a newline or whitespace, so cutting lines and stripping commute with it; only
-        removing '*' can bring a letter and a combining mark together."""
+        removing '*' can bring a letter and a combining mark together, which is checked."""
         if not self.rules.indic_fixed:
             return self.text
         try:
             return self._cache["nfc"]
         except KeyError:
             base, cut = self.base, self.cut
-            if base is not None and cut is not None and not (cut.no_star and "*" in base.text):
+            if base is not None and cut is not None and (
+                    not (cut.no_star and "*" in base.text) or base.star_removal_keeps_nfc):
                 value = cut.apply(base.nfc)
             else:
                 value = nfc(self.text)
             self._cache["nfc"] = value
+            return value
+
+    @property
+    def star_removal_keeps_nfc(self) -> bool:
+        """Whether the variants without '*' may be cut from ``nfc`` too (see normalize)."""
+        try:
+            return self._cache["star_ok"]
+        except KeyError:
+            value = self._cache["star_ok"] = star_removal_keeps_nfc(self.nfc)
             return value
 
     @property

@@ -1,4 +1,5 @@
-"""The one reader of JSON-lines files (and JSON arrays), with errors that say where.
+"""The one reader of JSON-lines files (and JSON arrays), with errors that say where. Strings
+come out safe to write: a lone surrogate from a ``\\ud800`` escape becomes U+FFFD.
 
 Accepted: UTF-8 with or without a byte-order mark, plain or gzip-compressed (by content, not
 by name). Refused with one clear line: UTF-16, binary data, CSV/TSV, invalid UTF-8 (with the
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import IO
 
 from indicifeval.core.errors import InputError, Source
+from indicifeval.core.safe_text import may_hold_surrogates, sanitize_value
 
 GZIP_MAGIC = b"\x1f\x8b"
 PARQUET_MAGIC = b"PAR1"
@@ -118,6 +120,8 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[Source, dict]]:
                     raise InputError(json_error(exc), name, lineno) from None
                 except RecursionError:
                     raise InputError("malformed JSON (nested too deeply)", name, lineno) from None
+                if may_hold_surrogates(line):
+                    record = sanitize_value(record)
                 yield Source(name, lineno), _object(record, Source(name, lineno))
     except (OSError, EOFError) as exc:  # a truncated or corrupt gzip stream, a vanished file
         raise InputError(f"cannot read past line {lineno} ({exc})", name) from None
@@ -138,5 +142,7 @@ def _read_json_array(path: Path) -> Iterator[tuple[Source, dict]]:
         raise InputError("malformed JSON (nested too deeply)", str(path)) from None
     if not isinstance(records, list):
         raise InputError(f"expected a JSON array of objects, got {type(records).__name__}", str(path))
+    if may_hold_surrogates(text):
+        records = sanitize_value(records)
     for i, record in enumerate(records, start=1):
         yield Source(str(path), i), _object(record, Source(str(path), i))

@@ -11,9 +11,9 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from indicifeval.core.errors import InputError, Source, first_line
+from indicifeval.core.safe_text import sanitize_value
 from indicifeval.dataset.hub_layout import configs
 from indicifeval.dataset.rows import Row, check_unique, parse_row
-from indicifeval.text.safety import sanitize_value
 
 PROBE_TIMEOUT_S = 3.0
 

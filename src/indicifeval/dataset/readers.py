@@ -8,7 +8,7 @@ from pathlib import Path
 
 from indicifeval.core.errors import InputError, Source, first_line
 from indicifeval.core.jsonl import PARQUET_MAGIC, read_jsonl, sniff
-from indicifeval.text.safety import sanitize_value
+from indicifeval.core.safe_text import sanitize_value
 
 DATA_SUFFIXES = (".jsonl", ".json", ".ndjson", ".parquet", ".jsonl.gz", ".json.gz", ".ndjson.gz")
 
@@ -19,9 +19,8 @@ def is_data_file(path: Path) -> bool:
 
 def read_records(path: str | Path) -> Iterator[tuple[Source, dict]]:
     """(source, record) of every record in a file or a folder of files; text made safe to
-    write (``text.safety``)."""
-    for source, record in _read(Path(path)):
-        yield source, sanitize_value(record)
+    write (``core.safe_text``)."""
+    yield from _read(Path(path))
 
 
 def _read(path: Path) -> Iterator[tuple[Source, dict]]:
@@ -55,4 +54,4 @@ def _read_parquet(path: Path, head: bytes) -> Iterator[tuple[Source, dict]]:
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise InputError(f"unreadable Parquet file ({first_line(exc)})", str(path)) from None
     for i, record in enumerate(table.to_pylist(), start=1):
-        yield Source(str(path), i), record
+        yield Source(str(path), i), sanitize_value(record)  # Arrow strings are UTF-8, but cheap to be sure

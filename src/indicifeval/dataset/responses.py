@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval.core.errors import InputError, Source
+from indicifeval.core.safe_text import sanitize_value
 from indicifeval.dataset.readers import is_data_file, read_records
 from indicifeval.dataset.rows import SAMPLE, check_key, found_fields, sample_path
 from indicifeval.records import Row, RowId
-from indicifeval.text.safety import sanitize_value
 
 _LM_EVAL_TASK = re.compile(r"indicifeval_(trans|ground)_([a-z]{2,3})")
 _MISSING = object()

@@ -14,11 +14,11 @@ from typing import Any
 
 from indicifeval.checkers import REGISTRY, SUBSETS, KwargError, clean_kwargs
 from indicifeval.core.errors import InputError, Source
+from indicifeval.core.safe_text import sanitize_value
 from indicifeval.dataset.hub_layout import is_hub_layout, layout_files, named_split
 from indicifeval.dataset.readers import read_records
 from indicifeval.languages import UnknownLanguageError, get_profile
 from indicifeval.records import Row, RowId
-from indicifeval.text.safety import sanitize_value
 
 SAMPLE = "sample"
 REQUIRED = ("key", "prompt", "instruction_id_list", "kwargs")

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from indicifeval.core.log import JsonlLog
+from indicifeval.core.safe_text import sanitize
 from indicifeval.records import Generation
 from indicifeval.runs.backends import Backend
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 from indicifeval.text.reasoning import split_reasoning
-from indicifeval.text.safety import sanitize
 
 DEFAULT_MAX_ANSWER_CHARS = 1_000_000  # far beyond any budget; a runaway server answer is cut here
 

@@ -32,6 +32,7 @@ import re
 import sys
 import threading
 from functools import partial, reduce
+from heapq import nlargest
 from operator import add, itemgetter
 
 __all__ = ["NoFeatures", "detect_language", "get_probabilities"]
@@ -208,28 +209,31 @@ class _Model:
         return result, mask
 
     # -- Detector._detect_block ------------------------------------------------------------------
-    def lang_probabilities(self, text: str) -> list[float]:
+    def lang_probabilities(self, text: str, settle: bool = False) -> list[float]:
+        """The averaged probabilities per language. With ``settle``, trials stop once the
+        leader can no longer be overtaken (each trial adds at most 1/7 to a language), which
+        keeps the top language and its passing the threshold but not the other values."""
         vectors, mask = self.extract(self.prepare(text))
         if not vectors:
             raise NoFeatures("No features in text.")
         n = self.n_langs
         support = [j for j in range(n) if mask >> j & 1]
         if not support or len(support) * 4 > n * 3:
-            return _estimate(vectors, n, list(range(n)), lambda v: v)
+            return _estimate(vectors, n, list(range(n)), lambda v: v, settle)
         # A language no n-gram of the text has is multiplied by alpha / BASE_FREQ alone at
         # every update, so all of them hold one value: run the updates for the others and
         # that one value, and spread it back for the sums, maxima and averages.
         pick = itemgetter(*support) if len(support) > 1 else (lambda v, j=support[0]: (v[j],))
-        return _estimate(vectors, n, support, pick)
+        return _estimate(vectors, n, support, pick, settle)
 
-    def ranked(self, text: str) -> list[tuple[str, float]]:
-        langprob = self.lang_probabilities(text)
+    def ranked(self, text: str, settle: bool = False) -> list[tuple[str, float]]:
+        langprob = self.lang_probabilities(text, settle)
         result = [(lang, p) for lang, p in zip(self.langlist, langprob) if p > _PROB_THRESHOLD]
         result.sort(key=itemgetter(1), reverse=True)  # stable, as Language.__lt__ with reverse
         return result
 
 
-def _estimate(vectors: list, n: int, support: list[int], pick) -> list[float]:
+def _estimate(vectors: list, n: int, support: list[int], pick, settle: bool) -> list[float]:
     """Detector._detect_block's seven trials, over the languages in ``support`` (each vector
     seen through ``pick``) plus one shared value for every other language, whose n-gram
     probabilities are all 0. Same draws, same products in the same order, same left-to-right
@@ -265,7 +269,7 @@ def _estimate(vectors: list, n: int, support: list[int], pick) -> list[float]:
     m = len(support)
     others = n - m
     start = 1.0 / n
-    for _ in range(_N_TRIAL):
+    for trial in range(1, _N_TRIAL + 1):
         alpha = _ALPHA_DEFAULT + gauss(0.0, 1.0) * _ALPHA_WIDTH
         w = alpha / _BASE_FREQ
         # Update 0 from the uniform start, then a convergence check after every fifth
@@ -292,6 +296,10 @@ def _estimate(vectors: list, n: int, support: list[int], pick) -> list[float]:
             rest = (((((rest / total) * w) * w) * w) * w) * w
             i += 5
         langprob = [acc + (p / total) / _N_TRIAL for acc, p in zip(langprob, full)]
+        if settle and trial < _N_TRIAL:
+            top, second = nlargest(2, langprob)
+            if top - second > (_N_TRIAL - trial) / _N_TRIAL + 1e-9:
+                break  # the rest could add at most 1/7 each to the runner-up
     return langprob
 
 
@@ -319,5 +327,5 @@ def get_probabilities(text: str) -> list[tuple[str, float]]:
 
 def detect_language(text: str) -> str:
     """``Detector.detect()``: the top language, ``'unknown'`` if none passes the threshold."""
-    ranked = _model().ranked(text)
+    ranked = _model().ranked(text, settle=True)
     return ranked[0][0] if ranked else _UNKNOWN_LANG

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -11,6 +12,10 @@ ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 # Apostrophe and quote look-alikes that prompts and models use interchangeably.
 _QUOTE_LOOKALIKES = {"’": "'", "‘": "'", "ʼ": "'", "`": "'", "“": '"', "”": '"'}
 _REPLACEMENTS = tuple((zw, "") for zw in ZERO_WIDTH) + tuple(_QUOTE_LOOKALIKES.items())
+# A '*' run and the character after it, where that character could compose with or reorder
+# against the one before the run once the stars go: nothing below U+0300 ever can (every
+# character there has combining class 0 and is never the second of a canonical pair).
+_STAR_JUNCTION = re.compile("(?<=(.))\\*+(?=([^\x00-\u02ff]))", re.DOTALL)
 _CONTROLS = regex.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cs}\p{Co}]")
 
 
@@ -31,6 +36,20 @@ def match_key_of_nfc(text: str) -> str:
         if old in text:
             text = text.replace(old, new)
     return text.casefold()
+
+
+def star_removal_keeps_nfc(text_nfc: str) -> bool:
+    """Whether removing every '*' from ``text_nfc`` (an NFC text) leaves an NFC text, so that
+    NFC(t without '*') is NFC(t) without '*'. '*' never composes, so the NFC of a text is the
+    NFC of its star-free pieces side by side; joined, two pieces stay as they are unless the
+    first character after a run is a combining mark or composes with the one before the run
+    (it cannot compose with anything earlier: that character blocks it). The same holds for
+    any cut of whole lines, whose junctions are a subset of these."""
+    for match in _STAR_JUNCTION.finditer(text_nfc):
+        before, after = match.group(1), match.group(2)
+        if unicodedata.combining(after) or unicodedata.normalize("NFC", before + after) != before + after:
+            return False
+    return True
 
 
 @lru_cache(maxsize=8192)

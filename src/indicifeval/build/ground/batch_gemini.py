@@ -12,9 +12,9 @@ from typing import Any
 
 from indicifeval.build.ground.batch_openai import error_text
 from indicifeval.core.errors import InputError
+from indicifeval.core.safe_text import sanitize
 from indicifeval.records import GenerationTask
 from indicifeval.runs.requests import GenerationResult
-from indicifeval.text.safety import sanitize
 
 KEY = "key"
 ROLES = {"user": "user", "assistant": "model", "model": "model"}

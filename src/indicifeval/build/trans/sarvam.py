@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from indicifeval.core.errors import InputError
+from indicifeval.core.safe_text import sanitize
 from indicifeval.core.secrets import check_env_name, redact_text, redact_url, url_secrets
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
@@ -28,7 +29,6 @@ from indicifeval.runs.backends.openai_http import endpoint, parse_retry_after
 from indicifeval.runs.backends.options import BackendOptions, option
 from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_pool
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
-from indicifeval.text.safety import sanitize
 
 DEFAULT_BASE_URL = "https://api.sarvam.ai"
 MODES = ("formal", "modern-colloquial", "classic-colloquial", "code-mixed")

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from indicifeval.core.safe_text import sanitize
 from indicifeval.core.secrets import redact_text, redact_url, url_secrets
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.backends.options import OpenAIOptions
 from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_pool
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
-from indicifeval.text.safety import sanitize
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 MAX_BODY_BYTES = 256 * 1024 * 1024  # an answer body beyond this is refused, not read into memory

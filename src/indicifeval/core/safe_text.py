@@ -7,6 +7,14 @@ import re
 from typing import Any
 
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# The only way JSON text can carry a surrogate: an escape \uD800-\uDFFF (UTF-8 cannot).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def may_hold_surrogates(json_text: str) -> bool:
+    """False when decoding ``json_text`` cannot give a surrogate, so ``sanitize_value`` of
+    the result would change nothing (it may be True when none comes out)."""
+    return "\\u" in json_text and _SURROGATE_ESCAPE.search(json_text) is not None
 
 
 def sanitize(text: str) -> str:
