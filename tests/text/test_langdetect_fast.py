@@ -246,3 +246,20 @@ def test_every_gpt4_loose_variant_matches_langdetect(reference_factory):
     texts = [cut.apply(row["response"]) for row in rows for cut in LOOSE_CUTS]
     assert len(texts) == 8 * len(rows) > 0
     assert _mismatches(reference_factory, texts) == []
+
+
+def test_whole_text_normalisation_is_ngram_normalize_of_every_character():
+    """Every code point, alone and inside text of each kind the fast path takes (with and
+    without a character that sends the text through the table), comes out as NGram.normalize."""
+    from langdetect.utils.ngram import NGram
+
+    from indicifeval.text.langdetect_ngrams import CharNormalizer
+
+    normalize = CharNormalizer()
+    points = list(range(0x0, 0x30000, 1)) + list(range(0xE0000, 0x110000, 97))
+    for start in range(0, len(points), 512):
+        chunk = "".join(chr(c) for c in points[start:start + 512])
+        expected = "".join(NGram.normalize(ch) for ch in chunk)
+        assert normalize(chunk) == expected
+        plain = "".join(ch for ch in chunk if not normalize._mapped.search(ch))
+        assert normalize(plain) == "".join(NGram.normalize(ch) for ch in plain)

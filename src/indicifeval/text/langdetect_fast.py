@@ -6,13 +6,10 @@ with the same random stream and the same floating-point operations in the same o
 
 * text preparation: URL and e-mail removal, Vietnamese normalisation, the 10 000-character
   cut, collapsing of runs of spaces, and ``cleaning_text`` (drop ``A``..``z`` when there are
-  more than twice as many characters at or above U+0300 as in that range; langdetect's
-  "Latin Extended Additional" exemption compares a block number with a name and so never
-  applies, and we keep that by asking its own ``unicode_block`` the same question);
-* n-gram extraction: every character goes through ``NGram.normalize`` (cached per
-  character), and the 1/2/3-grams langdetect's ``NGram`` buffer would produce, including the
-  rule that skips a character that is upper-case after an upper-case one, are computed once
-  per normalised word (cached per word) by slicing ``' ' + word + ' '``;
+  more than twice as many characters at or above U+0300 as in that range, counted by UTF-8
+  bytes; langdetect's "Latin Extended Additional" exemption compares a block number with a
+  name and so never applies);
+* n-gram extraction: :mod:`indicifeval.text.langdetect_ngrams`;
 * estimation: ``random.Random(0)``, per trial one ``gauss`` for alpha and one ``choice`` draw per
   update, updates ``p * (alpha / 10000 + q)`` in place order, normalisation by a left-to-right
   sum every five updates (checked after updates 1, 6, 11, ...), ``CONV_THRESHOLD``,
@@ -20,7 +17,10 @@ with the same random stream and the same floating-point operations in the same o
   threshold and stable descending sort for the final ranking.
 
 Draws are independent of the probabilities, so the five updates between two normalisations
-are applied in one pass per language with the same left-to-right product.
+are applied in one pass per language with the same left-to-right product. A language none of
+the text's n-grams has is only ever multiplied by alpha / 10000, so all such languages share
+one value, kept once; and ``detect`` stops after the trial from which the leader can no longer
+be overtaken, since a trial adds at most 1/7 to any language.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ import threading
 from functools import partial, reduce
 from heapq import nlargest
 from operator import add, itemgetter
+
+from indicifeval.text.langdetect_ngrams import Extractor
 
 __all__ = ["NoFeatures", "detect_language", "get_probabilities"]
 
@@ -59,27 +61,9 @@ _NOT_A_TO_z = bytes(b for b in range(256) if not 0x41 <= b <= 0x7A)
 _NOT_FROM_U0300 = bytes(b for b in range(256) if not 0xCC <= b <= 0xF4)
 _ASCII_A_TO_z = re.compile("[A-z]")  # 'A' <= ch <= 'z', as in cleaning_text
 
-_WORD_CACHE_LIMIT = 200_000  # entries; cleared when exceeded
-_WORD_CACHE_MAX_LEN = 40  # longer "words" (e.g. unspaced CJK runs) are not cached
-
 
 class NoFeatures(Exception):
     """langdetect found nothing to judge (it raises ``LangDetectException: No features in text.``)."""
-
-
-class _NormalizeTable(dict):
-    """ord(ch) -> NGram.normalize(ch), filled on first sight; used with ``str.translate``."""
-
-    __slots__ = ("_normalize",)
-
-    def __init__(self, normalize):
-        super().__init__()
-        self._normalize = normalize
-
-    def __missing__(self, code):
-        value = self._normalize(chr(code))
-        self[code] = value
-        return value
 
 
 class _Model:
@@ -107,8 +91,7 @@ class _Model:
         self.url_sub = Detector.URL_RE.sub
         self.mail_sub = Detector.MAIL_RE.sub
         self.normalize_vi = NGram.normalize_vi
-        self.norm_table = _NormalizeTable(NGram.normalize)
-        self.word_cache: dict[tuple[str, bool], tuple[tuple, int]] = {}
+        self.extract = Extractor(self._gram)
         # Consistency with the Detector this model mirrors.
         for name, value in (("ALPHA_DEFAULT", _ALPHA_DEFAULT), ("ALPHA_WIDTH", _ALPHA_WIDTH),
                             ("ITERATION_LIMIT", _ITERATION_LIMIT),
@@ -157,56 +140,6 @@ class _Model:
         if latin * 2 < non_latin:
             text = _ASCII_A_TO_z.sub("", text)
         return text
-
-    # -- Detector._extract_ngrams ---------------------------------------------------------------
-    def _word_grams(self, word: str, trailing_space: bool) -> tuple[tuple, int]:
-        """Profile vectors of the n-grams NGram emits for ' ' + word (+ ' '), in order, and
-        the bitmask of languages any of them has."""
-        s = " " + word + " " if trailing_space else " " + word
-        gram = self._gram
-        out = []
-        mask = 0
-        prev_upper = False  # s[0] is the space
-        for k in range(1, len(s)):
-            ch = s[k]
-            upper = ch.isupper()
-            if upper and prev_upper:
-                continue  # NGram.capitalword: nothing emitted for this character
-            prev_upper = upper
-            for g in ((ch, s[k - 1:k + 1], s[k - 2:k + 1]) if k >= 2 else (ch, s[k - 1:k + 1])):
-                if g == " ":
-                    continue
-                entry = gram(g)
-                if entry is not None:
-                    out.append(entry[0])
-                    mask |= entry[1]
-        return tuple(out), mask
-
-    def extract(self, text: str) -> tuple[list, int]:
-        normalized = text.translate(self.norm_table)
-        words = normalized.split(" ")
-        last = len(words) - 1
-        cache = self.word_cache
-        if len(cache) > _WORD_CACHE_LIMIT:
-            cache.clear()
-        result: list = []
-        extend = result.extend
-        mask = 0
-        for index, word in enumerate(words):
-            if not word:
-                continue
-            trailing = index != last
-            if len(word) > _WORD_CACHE_MAX_LEN:
-                grams, word_mask = self._word_grams(word, trailing)
-            else:
-                key = (word, trailing)
-                entry = cache.get(key)
-                if entry is None:
-                    entry = cache[key] = self._word_grams(word, trailing)
-                grams, word_mask = entry
-            extend(grams)
-            mask |= word_mask
-        return result, mask
 
     # -- Detector._detect_block ------------------------------------------------------------------
     def lang_probabilities(self, text: str, settle: bool = False) -> list[float]:

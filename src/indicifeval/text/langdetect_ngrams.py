@@ -1,0 +1,134 @@
+"""langdetect 1.0.9's n-gram extraction, per text rather than per character.
+
+``Detector._extract_ngrams`` feeds every character through ``NGram.normalize`` and an
+``NGram`` buffer. The same n-grams come out of: normalising the whole text (by bytes and two
+regular expressions where no character needs a per-block mapping, else ``str.translate``
+through a table filled from ``NGram.normalize``), splitting at spaces, and looking each word
+up in a table of its n-grams' profile vectors, built once per word by the buffer's rules
+(including the one that emits nothing for an upper-case letter after an upper-case one).
+``tests/text/test_langdetect_fast.py`` compares the result with langdetect itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import reduce
+from itertools import chain
+from operator import or_
+
+_WORD_TABLE_LIMIT = 200_000  # words; the tables are cleared when they grow past this
+_WORD_MAX_LEN = 40  # longer "words" (e.g. unspaced CJK runs) are not kept
+
+# Basic Latin, as NGram.normalize has it: every byte below 0x80 that is not A-Z or a-z is a space.
+_ASCII_RULE = bytes(b if (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A or b >= 0x80) else 0x20 for b in range(256))
+
+Entry = tuple[list[float], int]  # an n-gram's profile vector and the bitmask of its languages
+
+
+class _NormalizeTable(dict):
+    """ord(ch) -> NGram.normalize(ch), filled on first sight; used with ``str.translate``."""
+
+    __slots__ = ("_normalize",)
+
+    def __init__(self, normalize: Callable[[str], str]):
+        super().__init__()
+        self._normalize = normalize
+
+    def __missing__(self, code: int) -> str:
+        value = self._normalize(chr(code))
+        self[code] = value
+        return value
+
+
+def _char_class(chars: str, ranges: list[tuple[int, int]]) -> re.Pattern:
+    spans = "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ranges)
+    return re.compile(f"[{''.join(re.escape(c) for c in chars)}{spans}]")
+
+
+class CharNormalizer:
+    """``NGram.normalize`` of every character of a text."""
+
+    def __init__(self) -> None:
+        from langdetect.utils import unicode_block as ub
+        from langdetect.utils.ngram import NGram
+
+        blocks = {name: (start, end) for name, start, end in ub._unicode_blocks}
+        self._table = _NormalizeTable(NGram.normalize)
+        # Characters NGram.normalize makes a space outside Basic Latin.
+        self._to_space = _char_class(NGram.LATIN1_EXCLUDED, [blocks[ub.UNICODE_GENERAL_PUNCTUATION]])
+        # Characters it maps to something else: Romanian comma-below, Farsi yeh, Vietnamese,
+        # kana, bopomofo, kanji and Hangul. A text with any of them goes through the table.
+        self._mapped = _char_class("\u0219\u021b\u06cc", [blocks[b] for b in (
+            ub.UNICODE_LATIN_EXTENDED_ADDITIONAL, ub.UNICODE_HIRAGANA, ub.UNICODE_KATAKANA, ub.UNICODE_BOPOMOFO,
+            ub.UNICODE_BOPOMOFO_EXTENDED, ub.UNICODE_CJK_UNIFIED_IDEOGRAPHS, ub.UNICODE_HANGUL_SYLLABLES)])
+
+    def __call__(self, text: str) -> str:
+        if self._mapped.search(text):
+            return text.translate(self._table)
+        text = text.encode("utf-8", "surrogatepass").translate(_ASCII_RULE).decode("utf-8", "surrogatepass")
+        return self._to_space.sub(" ", text)
+
+
+def word_grams(word: str, trailing_space: bool, lookup: Callable[[str], Entry | None]) -> tuple[tuple, int]:
+    """Profile vectors of the n-grams NGram emits for ' ' + word (+ ' '), in order, and the
+    bitmask of the languages any of them has."""
+    s = " " + word + " " if trailing_space else " " + word
+    out = []
+    mask = 0
+    prev_upper = False  # s[0] is the space
+    for k in range(1, len(s)):
+        ch = s[k]
+        upper = ch.isupper()
+        if upper and prev_upper:
+            continue  # NGram.capitalword: nothing emitted for this character
+        prev_upper = upper
+        for g in ((ch, s[k - 1:k + 1], s[k - 2:k + 1]) if k >= 2 else (ch, s[k - 1:k + 1])):
+            if g == " ":
+                continue
+            entry = lookup(g)
+            if entry is not None:
+                out.append(entry[0])
+                mask |= entry[1]
+    return tuple(out), mask
+
+
+class _WordTable(dict):
+    """word -> its n-grams' vectors (followed by a space); ``masks`` holds each word's bitmask."""
+
+    def __init__(self, lookup: Callable[[str], Entry | None]):
+        super().__init__()
+        self._lookup = lookup
+        self.masks: dict[str, int] = {}
+
+    def __missing__(self, word: str) -> tuple:
+        grams, mask = word_grams(word, True, self._lookup) if word else ((), 0)
+        self.masks[word] = mask
+        if len(word) <= _WORD_MAX_LEN:
+            self[word] = grams
+        return grams
+
+
+class Extractor:
+    """The profile vectors of a prepared text's n-grams, in langdetect's order, and the
+    bitmask of every language any of them has."""
+
+    def __init__(self, lookup: Callable[[str], Entry | None]):
+        self._lookup = lookup
+        self._normalize = CharNormalizer()
+        self._words = _WordTable(lookup)
+
+    def __call__(self, text: str) -> tuple[list, int]:
+        words = self._normalize(text).split(" ")
+        last = words.pop()  # no space follows the last word
+        table = self._words
+        if len(table.masks) > _WORD_TABLE_LIMIT:
+            table.clear()
+            table.masks.clear()
+        vectors = list(chain.from_iterable(map(table.__getitem__, words)))
+        mask = reduce(or_, map(table.masks.__getitem__, set(words)), 0)
+        if last:
+            grams, last_mask = word_grams(last, False, self._lookup)
+            vectors.extend(grams)
+            mask |= last_mask
+        return vectors, mask
