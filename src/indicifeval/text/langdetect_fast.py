@@ -33,6 +33,7 @@ import sys
 import threading
 from functools import partial, reduce
 from heapq import nlargest
+from math import ulp
 from operator import add, itemgetter
 
 from indicifeval.text.langdetect_ngrams import Extractor
@@ -199,8 +200,12 @@ def _estimate(vectors: list, n: int, support: list[int], pick, settle: bool) -> 
                 v = picked[r] = pick(vectors[r])
             return v
 
-    m = len(support)
-    others = n - m
+    others = n - len(support)
+    # The shared value, added ``others`` times among the rest, leaves the left-to-right sum
+    # unchanged once it is below half an ulp of the first non-zero value of the others (every
+    # later partial sum is at least that value): ``bound * rest < ulp(first)`` checks that
+    # with room for its own rounding.
+    bound = 4.0 * n
     start = 1.0 / n
     for trial in range(1, _N_TRIAL + 1):
         alpha = _ALPHA_DEFAULT + gauss(0.0, 1.0) * _ALPHA_WIDTH
@@ -211,23 +216,32 @@ def _estimate(vectors: list, n: int, support: list[int], pick, settle: bool) -> 
         # normalised value because correctly rounded division by total > 0 is monotonic.
         # (w + 0.0) is w exactly, so the shared value's factor is w itself.
         prob = [start * (w + b) for b in draw()]
-        rest = start * w
+        rest = start * w if others else 0.0
         i = 0
         while True:
-            if others:
+            if rest and bound * rest >= ulp(next(filter(None, prob), 0.0)):
                 full = [rest] * n
                 for j, p in zip(support, prob):
                     full[j] = p
-            else:
-                full = prob
-            total = _left_sum(full)
-            if max(full) / total > _CONV_THRESHOLD or i >= _ITERATION_LIMIT:
+                total = _left_sum(full)
+                top = max(full)
+            else:  # the shared value is 0 or vanishes in the sum
+                total = _left_sum(prob)
+                top = max(prob)
+            if top / total > _CONV_THRESHOLD or i >= _ITERATION_LIMIT:
                 break
             v1, v2, v3, v4, v5 = draw(), draw(), draw(), draw(), draw()
             prob = [(((((a / total) * (w + b1)) * (w + b2)) * (w + b3)) * (w + b4)) * (w + b5)
                     for a, b1, b2, b3, b4, b5 in zip(prob, v1, v2, v3, v4, v5)]
-            rest = (((((rest / total) * w) * w) * w) * w) * w
+            if rest:
+                rest = (((((rest / total) * w) * w) * w) * w) * w
             i += 5
+        if others:
+            full = [rest] * n
+            for j, p in zip(support, prob):
+                full[j] = p
+        else:
+            full = prob
         langprob = [acc + (p / total) / _N_TRIAL for acc, p in zip(langprob, full)]
         if settle and trial < _N_TRIAL:
             top, second = nlargest(2, langprob)
