@@ -5,12 +5,18 @@
     python benchmarks/langid_accuracy.py --corpus ../shared/data/indic-corpus
         # real paragraphs (<lang>.jsonl, {doc_id, text}), cut into sentences with each
         # language's own rules, by length: 1-2 words, 3-6 words, sentence (7+), passage (a document)
+    python benchmarks/langid_accuracy.py --gettext /usr/share/locale
+        # real sentences in the other languages we tell apart: the human translations of
+        # program messages that the system's packages carry (gettext catalogs, LC_MESSAGES/*.mo),
+        # full of English names (GTK, D-Bus, URI, options); by length 3-6 words and sentence,
+        # and apart, sentences without command-line syntax (options, brackets, CAPS, paths)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -84,6 +90,84 @@ def corpus_table(identify, texts: list[dict]) -> None:
         print(f"{lang:10}" + "".join(c.rjust(18) for c in cells))
 
 
+_FORMAT = re.compile(r"%(?:\([\w-]+\))?[-+ #0']*\d*(?:\.\d+)?(?:l|ll|h|z|j|t|L|I64)?[a-zA-Z%]|\{[\w.]*\}|\$\{?\w+\}?"
+                     r"|<[^>]{0,40}>|&\w+;|\\[ntr]")
+# Command-line help and code rather than prose: options, brackets, assignments, paths, hex.
+_COMMAND_LIKE = re.compile(r"(?:^|\s)--?\w|[\[\]{}=|/\\<>]|0x|\w\.\w+\(|\b[A-Z0-9_]{3,}\b|:\s*$|^\s*:")
+_FOREIGN_KINDS = ("3-6 words", "sentence", "prose sentence")
+_MNEMONIC = re.compile(r"(?<=\w)_(?=\w)|(?<![\w_])_(?=\w)|&(?=\w)")
+
+
+def gettext_texts(root: Path, per_language: int = 1500) -> list[dict]:
+    """Translated messages of every catalog under ``root/<lang>[_XX]/LC_MESSAGES`` for the
+    languages of world.json (country and language name lists left out), cleaned of format
+    specifiers, markup and mnemonics; only translations that differ from their English.
+    Deterministic: at most ``per_language`` per kind, in order of a hash of the text."""
+    import gettext
+    import hashlib
+
+    from indicifeval.languages.profile import world_languages
+    from indicifeval.text.words import words
+
+    texts = []
+    for lang in sorted(world_languages()):
+        seen: dict[str, list[str]] = {kind: [] for kind in _FOREIGN_KINDS}
+        folders = sorted(p for p in root.iterdir() if p.name == lang or p.name.startswith(lang + "_"))
+        found = set()
+        for folder in folders:
+            for mo in sorted((folder / "LC_MESSAGES").glob("*.mo")):
+                if mo.name.startswith("iso_"):
+                    continue
+                try:
+                    with mo.open("rb") as fh:
+                        catalog = gettext.GNUTranslations(fh)._catalog  # type: ignore[attr-defined]
+                except (OSError, UnicodeError, LookupError, ValueError):  # unreadable, odd encoding
+                    continue
+                for msgid, msgstr in catalog.items():
+                    if not isinstance(msgid, str) or not isinstance(msgstr, str) or not msgid or msgstr == msgid:
+                        continue
+                    text = " ".join(_MNEMONIC.sub("", _FORMAT.sub(" ", msgstr)).split())
+                    n = len(words(text))
+                    kind = "sentence" if n >= 7 else "3-6 words" if n >= 3 else None
+                    if kind == "sentence" and not _COMMAND_LIKE.search(text):
+                        kind = "prose sentence"
+                    if kind and text not in found:
+                        found.add(text)
+                        seen[kind].append(text)
+        for kind, items in seen.items():
+            items.sort(key=lambda t: hashlib.sha256(t.encode("utf-8", "surrogatepass")).digest())
+            texts += [{"lang": lang, "kind": kind, "text": t} for t in items[:per_language]]
+    return texts
+
+
+def foreign_table(identify, texts: list[dict], show_errors: bool) -> None:
+    table: dict = defaultdict(lambda: [0, 0])
+    wrong: dict = defaultdict(lambda: defaultdict(int))
+    examples = []
+    for t in texts:
+        cell = table[t["lang"], t["kind"]]
+        cell[1] += 1
+        got = identify(t["text"])
+        if got == t["lang"]:
+            cell[0] += 1
+        else:
+            wrong[t["lang"]][got] += 1
+            examples.append((t["lang"], got, t["text"][:90]))
+    langs = sorted({lang for lang, _ in table})
+    print(f"{'language':10}" + "".join(f"{k:>18}" for k in _FOREIGN_KINDS) + "   most often taken for")
+    for lang in [*langs, "all"]:
+        cells = []
+        for kind in _FOREIGN_KINDS:
+            ok, n = (sum(table[x, kind][0] for x in langs), sum(table[x, kind][1] for x in langs)) \
+                if lang == "all" else table[lang, kind]
+            cells.append(f"{100 * ok / n:6.1f}% of {n:<6}" if n else " " * 18)
+        top = sorted(wrong[lang].items(), key=lambda kv: -kv[1])[:3] if lang != "all" else []
+        print(f"{lang:10}" + "".join(c.rjust(18) for c in cells) + "   " + ", ".join(f"{k} {v}" for k, v in top))
+    if show_errors:
+        for e in examples:
+            print(*e)
+
+
 def _langdetect(text: str):
     from indicifeval.text.langdetect_compat import NoFeatures, detect
 
@@ -98,8 +182,13 @@ def main() -> None:
     parser.add_argument("--all", action="store_true", help="also measure langdetect (paper mode)")
     parser.add_argument("--errors", action="store_true", help="list misidentified texts")
     parser.add_argument("--corpus", type=Path, help="a folder of <lang>.jsonl real documents")
+    parser.add_argument("--gettext", type=Path, help="a locale folder of gettext catalogs, e.g. /usr/share/locale")
     args = parser.parse_args()
     from indicifeval.text.langid import identify_language
+
+    if args.gettext:
+        foreign_table(identify_language, gettext_texts(args.gettext), args.errors)
+        return
 
     if args.corpus:
         corpus_table(identify_language, corpus_texts(args.corpus))

@@ -69,3 +69,37 @@ def test_sanskrit_inflections_tell_it_from_its_devanagari_neighbours():
     # one visarga in a Hindi sentence (अतः, प्रायः) is not Sanskrit
     assert identify("अतः हम सब लोग कल सुबह जल्दी घर वापस चले गए और खाना खाया।").language == "hi"
     assert identify("प्रायः लोग बाज़ार जाते हैं और सब्ज़ियाँ खरीदते हैं।").language == "hi"
+
+
+@pytest.mark.parametrize(
+    "text,lang",
+    [
+        # whole sentences of function words that CLD2 alone calls English (names and terms in them)
+        ("Descartado el fichero dado que no es un fichero regular.", "es"),
+        ("usar la URL de servidor de claves preferido presente en la clave", "es"),
+        ("il cluster di database non è compatibile con questa versione", "it"),
+        ("aggiungi una riga Signed-off-by al messaggio di commit", "it"),
+        ("Apagar ficheiros de arquivo antigos obtidos por download", "pt"),
+        ("Retning for at udføre et sekundært klik med musen", "da"),
+        # English with foreign names stays English
+        ("La Casa de Papel is a series that many people watch.", "en"),
+        ("The Tour de France is held in July and lasts three weeks.", "en"),
+        ("Write a letter to El Corte Inglés about the delivery of your order.", "en"),
+        ("Explain why Los Angeles has so many people who drive to work.", "en"),
+    ],
+)
+def test_function_words_outvote_english_names(text, lang):
+    assert identify(text).language == lang
+
+
+@pytest.mark.parametrize(
+    "text,lang",
+    [
+        ("Common Lisp 源代码", "zh"),  # a Han character weighs as much as a short Latin word
+        ("BSD 2-Clause 授權", "zh"),
+        ('사용할 수 있는 값: "false", 0, "true", 1, "database".', "ko"),
+        ("The word 你好 means hello in Chinese, and people say it every day.", "en"),
+    ],
+)
+def test_han_and_hangul_weigh_against_latin_names(text, lang):
+    assert identify(text).language == lang

@@ -10,6 +10,7 @@ from indicifeval.languages.profile import (
     reload_profiles,
     script_fallbacks,
     script_ranges,
+    script_weights,
     world_languages,
 )
 
@@ -26,5 +27,6 @@ __all__ = [
     "reload_profiles",
     "script_fallbacks",
     "script_ranges",
+    "script_weights",
     "world_languages",
 ]

@@ -70,6 +70,9 @@ class LanguageProfile:
     # word endings that mark the language among those of its script (Sanskrit's visarga -ः,
     # -म्, -स्य): {"endings": [...], "min_words": n, "min_share": f}, for language identification
     distinctive_endings: dict | None = field(default=None, hash=False, compare=False)
+    # frequent words (space-separated) that outvote CLD2 calling a sentence of them another
+    # language of the script because of a few names
+    function_words: str = ""
     subsets: tuple[str, ...] | None = None  # for a language the benchmark file does not list
     # Generation side (scoring needs neither): letters to draw a letter_frequency letter from,
     # and the instruction descriptions.
@@ -132,6 +135,7 @@ def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
         default_keywords=tuple(defaults["keywords"]),
         distinctive_letters=data.get("distinctive_letters", ""),
         distinctive_endings=data.get("distinctive_endings"),
+        function_words=data.get("function_words", ""),
         subsets=tuple(data["subsets"]) if data.get("subsets") else None,
         default_letters=tuple(defaults.get("letters", "")),
         codes=dict(data.get("codes") or {}),
@@ -215,6 +219,8 @@ def world_languages() -> dict[str, dict]:
             table[code]["distinctive_letters"] = profile.distinctive_letters
         if profile.distinctive_endings:
             table[code]["distinctive_endings"] = profile.distinctive_endings
+        if profile.function_words:
+            table[code]["function_words"] = profile.function_words
     return table
 
 
@@ -228,6 +234,15 @@ def script_fallbacks() -> dict[str, str]:
     """Script -> the language identification falls back to inside that script."""
     table = _read_json("scripts.json")
     return {code: info["fallback"] for code, info in table.items() if not code.startswith("_") and "fallback" in info}
+
+
+@cache
+def script_weights() -> dict[str, int]:
+    """Script -> how many letters one of its characters counts for when scripts are weighed
+    (a Han character or a Hangul syllable carries about what a short Latin word does)."""
+    table = _read_json("scripts.json")
+    return {code: int(info["letter_weight"]) for code, info in table.items()
+            if not code.startswith("_") and "letter_weight" in info}
 
 
 @cache

@@ -6,7 +6,10 @@ Script first: most languages here are the only user of their script among the ca
 shared script (Devanagari: hi/mr/ne/sa; Bengali: bn/as; Latin; Arabic: ur/fa/ar; Cyrillic)
 does a statistical model (CLD2 via pycld2) choose, restricted to the languages of that script.
 An Indic script wins over Latin unless Latin letters are at least 70 % of the letters, so an
-Indic answer with English technical terms is still Indic.
+Indic answer with English technical terms is still Indic (a Han, kana or Hangul character
+counts for three letters). Inside a script, data decides before the model where it can:
+distinctive letters, distinctive word endings, and function words, which outvote CLD2 when
+it calls a sentence made of them another language because of a few (English) names.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ from functools import cache
 
 import regex
 
-from indicifeval.languages import script_fallbacks, world_languages
+from indicifeval.languages import script_fallbacks, script_weights, world_languages
 from indicifeval.text.normalize import nfc, strip_controls
 from indicifeval.text.scripts import script_counts
 
 LATIN_SHARE_FOR_LATIN = 0.7
 _MAX_CHARS = 2000  # CLD2 is linear; the first two thousand characters decide
+_FUNCTION_WORD_SHARE = 0.2
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,9 @@ def dominant_script(text: str) -> str | None:
     counts = script_counts(text)
     if not counts:
         return None
+    for script, weight in script_weights().items():
+        if script in counts:
+            counts[script] *= weight
     if counts.get("Kana"):
         return "Kana"  # kana is the mark of Japanese; Han alone is Chinese
     total = sum(counts.values())
@@ -85,6 +92,9 @@ def identify(text: str, is_nfc: bool = False) -> Identification:
     if ending is not None:
         return Identification(ending, script, "endings")
     best = _cld2_choice(text, candidates)
+    voted = _word_vote(text, candidates, best)
+    if voted is not None:
+        return Identification(voted, script, "words")
     if best is not None:
         return Identification(best, script, "cld2")
     return Identification(candidates[0], script, "fallback")
@@ -133,6 +143,42 @@ def _ending_language(text: str, candidates: tuple[str, ...]) -> str | None:
         if n >= min_words and n >= min_share * len(words):
             hits.append(code)
     return hits[0] if len(hits) == 1 else None
+
+
+@cache
+def _function_words() -> dict[str, frozenset[str]]:
+    return {code: frozenset(info["function_words"].split()) for code, info in world_languages().items()
+            if info.get("function_words")}
+
+
+def _word_vote(text: str, candidates: tuple[str, ...], model_choice: str | None) -> str | None:
+    """The candidate whose function words the text is made of, where CLD2 chose another (or
+    none): CLD2 calls short Spanish, Italian or Danish sentences English on the strength of
+    a few English names. It takes at least 2 such words, a fifth of the words (prose is
+    made of them; a chance "na" or "wa" in a long text is not), and twice the chosen
+    language's count plus one; between candidates with as many, langdetect's order."""
+    table = _function_words()
+    voters = [c for c in candidates if c in table]
+    if len(voters) < 2:
+        return None
+    tokens = [w.casefold() for w in _WORD.findall(text[:_MAX_CHARS])]
+    counts = {c: sum(1 for t in tokens if t in table[c]) for c in voters}
+    top = max(counts.values())
+    chosen = counts.get(model_choice, 0) if model_choice else 0
+    if top < max(2, _FUNCTION_WORD_SHARE * len(tokens)) or (model_choice is not None and top < 2 * chosen + 1):
+        return None
+    leaders = [c for c in voters if counts[c] == top]
+    if model_choice in leaders:
+        return None
+    if len(leaders) > 1:
+        from indicifeval.text.langdetect_fast import NoFeatures, get_probabilities
+
+        try:
+            ranked = [lang for lang, _ in get_probabilities(text[:_MAX_CHARS])]
+        except NoFeatures:
+            ranked = []
+        leaders.sort(key=lambda c: ranked.index(c) if c in ranked else len(ranked))
+    return leaders[0]
 
 
 def _cld2_choice(text: str, candidates: tuple[str, ...]) -> str | None:
