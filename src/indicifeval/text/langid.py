@@ -153,15 +153,16 @@ def _function_words() -> dict[str, frozenset[str]]:
 
 def _word_vote(text: str, candidates: tuple[str, ...], model_choice: str | None) -> str | None:
     """The candidate whose function words the text is made of, where CLD2 chose another (or
-    none): CLD2 calls short Spanish, Italian or Danish sentences English on the strength of
-    a few English names. It takes at least 2 such words, a fifth of the words (prose is
+    none): CLD2 calls short Spanish, Italian or Danish sentences English (and Bulgarian ones
+    Russian, Spanish ones Portuguese) on the strength of a few names. Words in capitals (SELECT,
+    ON, BY: code and acronyms) do not vote. It takes at least 2 such words, a fifth of the words (prose is
     made of them; a chance "na" or "wa" in a long text is not), and twice the chosen
     language's count plus one; between candidates with as many, langdetect's order."""
     table = _function_words()
     voters = [c for c in candidates if c in table]
     if len(voters) < 2:
         return None
-    tokens = [w.casefold() for w in _WORD.findall(text[:_MAX_CHARS])]
+    tokens = [w.casefold() for w in _WORD.findall(text[:_MAX_CHARS]) if not (len(w) > 1 and w.isupper())]
     counts = {c: sum(1 for t in tokens if t in table[c]) for c in voters}
     top = max(counts.values())
     chosen = counts.get(model_choice, 0) if model_choice else 0
