@@ -8,6 +8,8 @@ from functools import lru_cache
 
 import regex
 
+from indicifeval.text.nfc_fast import nfc as fast_nfc
+
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 # Apostrophe and quote look-alikes that prompts and models use interchangeably.
 _QUOTE_LOOKALIKES = {"’": "'", "‘": "'", "ʼ": "'", "`": "'", "“": '"', "”": '"'}
@@ -20,7 +22,7 @@ _CONTROLS = regex.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cs}\p{Co}]")
 
 
 def nfc(text: str) -> str:
-    return unicodedata.normalize("NFC", text)
+    return fast_nfc(text)
 
 
 def match_key(text: str) -> str:

@@ -1,0 +1,54 @@
+"""``unicodedata.normalize("NFC", text)`` of long texts, a word at a time from a table.
+
+``unicodedata`` is quick on text its quick check passes, but one character whose check says
+"Maybe" (Tamil ா, Bengali া, Malayalam ാ, Kannada ೂ, Odia ା, the Devanagari nukta: the
+second halves of compositions) makes it normalise the whole text. The space never composes
+with or reorders against anything on either side, so the NFC of a text is the NFC of its
+space-separated pieces joined by spaces; the pieces (words, mostly) repeat from answer to
+answer, and their forms are kept in a bounded table. Texts whose start has no such
+character in the Indic blocks (where they are common) are normalised directly.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_SHORT = 64  # characters; shorter texts are normalised directly
+_PROBE = 400  # characters at the start that choose the way
+_TABLE_LIMIT = 200_000  # pieces; the table is cleared when it grows past this
+
+
+def _second_halves(lo: int, hi: int) -> str:
+    """Characters of lo..hi that end a canonical composition (NFC quick check: Maybe)."""
+    found = set()
+    for cp in range(lo, hi + 1):
+        d = unicodedata.decomposition(chr(cp))
+        if d and not d.startswith("<") and len(d.split()) == 2:
+            first, second = (chr(int(x, 16)) for x in d.split())
+            if unicodedata.normalize("NFC", first + second) == chr(cp):  # not a composition exclusion
+                found.add(second)
+    return "".join(sorted(found))
+
+
+_INDIC_MAYBE = re.compile(f"[{re.escape(_second_halves(0x0900, 0x0DFF))}]")
+
+
+class _PieceTable(dict):
+    """piece -> its NFC, computed on first sight."""
+
+    def __missing__(self, piece: str) -> str:
+        value = unicodedata.normalize("NFC", piece)
+        if len(self) >= _TABLE_LIMIT:
+            self.clear()
+        self[piece] = value
+        return value
+
+
+_pieces = _PieceTable()
+
+
+def nfc(text: str) -> str:
+    if len(text) < _SHORT or text.isascii() or not _INDIC_MAYBE.search(text, 0, _PROBE):
+        return unicodedata.normalize("NFC", text)
+    return " ".join(map(_pieces.__getitem__, text.split(" ")))
