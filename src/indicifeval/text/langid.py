@@ -15,6 +15,7 @@ it calls a sentence made of them another language because of a few (English) nam
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
@@ -162,11 +163,12 @@ def _word_vote(text: str, candidates: tuple[str, ...], model_choice: str | None)
     voters = [c for c in candidates if c in table]
     if len(voters) < 2:
         return None
-    tokens = [w.casefold() for w in _WORD.findall(text[:_MAX_CHARS]) if not (len(w) > 1 and w.isupper())]
-    counts = {c: sum(1 for t in tokens if t in table[c]) for c in voters}
+    tokens = Counter(w.casefold() for w in _WORD.findall(text[:_MAX_CHARS]) if not (len(w) > 1 and w.isupper()))
+    seen = tokens.keys()
+    counts = {c: sum(tokens[w] for w in seen & table[c]) for c in voters}
     top = max(counts.values())
     chosen = counts.get(model_choice, 0) if model_choice else 0
-    if top < max(2, _FUNCTION_WORD_SHARE * len(tokens)) or (model_choice is not None and top < 2 * chosen + 1):
+    if top < max(2, _FUNCTION_WORD_SHARE * tokens.total()) or (model_choice is not None and top < 2 * chosen + 1):
         return None
     leaders = [c for c in voters if counts[c] == top]
     if model_choice in leaders:
