@@ -7,6 +7,9 @@ Each configuration runs in a fresh process so its peak RSS is its own:
 
     python benchmarks/bench_scoring.py                 # fixed and paper, 1 worker and all cores
     python benchmarks/bench_scoring.py --rows 200      # smaller
+    python benchmarks/bench_scoring.py --workers 1,2,4,8,16
+    python benchmarks/bench_scoring.py --authors /tmp/authors --authors-python /tmp/authors-venv/bin/python
+        # then the authors' scorer and ours, whole processes on one core (bench_authors.py)
 """
 
 from __future__ import annotations
@@ -181,6 +184,12 @@ def build_workload(rows_per_language: int, seed: int = 0) -> tuple[list[dict], l
     return rows, responses
 
 
+def _cpu() -> float:
+    """User + system CPU seconds of this process and its finished children (the workers)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def run_one(mode: str, workers: int, rows_per_language: int) -> dict:
     from indicifeval.dataset import load_rows
     from indicifeval.dataset.responses import Responses
@@ -192,15 +201,17 @@ def run_one(mode: str, workers: int, rows_per_language: int) -> dict:
     for r in resp:
         responses.by_uid[(r["language"], r["subset"], r["key"])] = r["response"]
     pairs, _ = pair_responses(rows, responses, allow_missing=False)
+    before = _cpu()
     start = time.perf_counter()
     scores = score_rows(pairs, mode, workers=workers)
     elapsed = time.perf_counter() - start
+    cpu = _cpu() - before
     peak_self = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     peak_children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     n_instr = sum(len(s.strict) for s in scores)
     passed = sum(sum(s.strict) for s in scores) / n_instr
     return {"mode": mode, "workers": workers, "rows": len(scores), "instructions": n_instr,
-            "seconds": round(elapsed, 2),
+            "seconds": round(elapsed, 2), "cpu_s": round(cpu, 2),
             "inst_strict": round(passed, 3),
             "rows_per_s": round(len(scores) / elapsed), "peak_rss_mb": round(peak_self),
             "peak_worker_rss_mb": round(peak_children)}
@@ -209,25 +220,44 @@ def run_one(mode: str, workers: int, rows_per_language: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=800, help="rows per language (default 800)")
+    parser.add_argument("--workers", default=None,
+                        help="comma-separated worker counts (default: 1 and every core, e.g. 1,2)")
+    parser.add_argument("--authors", help="a checkout of AI4Bharat/IndicIFEval: also run the authors' scorer "
+                                          "side by side (see bench_authors.py)")
+    parser.add_argument("--authors-python", help="a Python with the authors' dependencies (with --authors)")
     parser.add_argument("--child", nargs=2, metavar=("MODE", "WORKERS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(run_one(args.child[0], int(args.child[1]), args.rows)))
         return
     cores = os.cpu_count() or 1
-    configs = [("fixed", 1), ("paper", 1)] + ([("fixed", cores), ("paper", cores)] if cores > 1 else [])
+    counts = [int(w) for w in args.workers.split(",")] if args.workers else sorted({1, cores})
+    configs = [(mode, w) for mode in ("fixed", "paper") for w in counts]
     print(f"workload: {15 * args.rows} rows (15 languages x {args.rows}), 1-4 instructions, "
-          f"150-600 words; {cores} cores")
-    print("pass = share of instructions followed (strict, fixed mode differs from paper mode)")
-    print(f"{'mode':6} {'workers':>7} {'rows':>6} {'instr':>6} {'pass':>5} {'seconds':>8} "
-          f"{'rows/s':>7} {'peak MB':>8} {'worker MB':>9}")
+          f"150-600 words; {cores} cores; scoring only (inputs already in memory)")
+    print("pass = share of instructions followed (strict, fixed mode differs from paper mode); "
+          "CPU = user + system of the process and its workers")
+    print(f"{'mode':6} {'workers':>7} {'rows':>6} {'instr':>6} {'pass':>5} {'wall s':>7} {'CPU s':>6} "
+          f"{'speed-up':>8} {'rows/s':>7} {'peak MB':>8} {'worker MB':>9}")
+    single: dict[str, float] = {}
     for mode, workers in configs:
         out = subprocess.run([sys.executable, __file__, "--rows", str(args.rows), "--child", mode, str(workers)],
                              capture_output=True, text=True, check=True)
         r = json.loads(out.stdout.strip().splitlines()[-1])
+        if workers == 1:
+            single[mode] = r["seconds"]
+        speed = f"{single[mode] / r['seconds']:.2f}x" if mode in single else ""
         print(f"{r['mode']:6} {r['workers']:>7} {r['rows']:>6} {r['instructions']:>6} {r['inst_strict']:>5} "
-              f"{r['seconds']:>8} "
+              f"{r['seconds']:>7} {r['cpu_s']:>6} {speed:>8} "
               f"{r['rows_per_s']:>7} {r['peak_rss_mb']:>8} {r['peak_worker_rss_mb']:>9}")
+    if args.authors:
+        if not args.authors_python:
+            raise SystemExit("--authors needs --authors-python")
+        import bench_authors
+
+        print()
+        bench_authors.main(["--authors", args.authors, "--authors-python", args.authors_python,
+                            "--rows", str(args.rows)])
 
 
 if __name__ == "__main__":
