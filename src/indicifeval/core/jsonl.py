@@ -122,7 +122,8 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[Source, dict]]:
                     raise InputError("malformed JSON (nested too deeply)", name, lineno) from None
                 if may_hold_surrogates(line):
                     record = sanitize_value(record)
-                yield Source(name, lineno), _object(record, Source(name, lineno))
+                source = Source(name, lineno)
+                yield source, _object(record, source)
     except (OSError, EOFError) as exc:  # a truncated or corrupt gzip stream, a vanished file
         raise InputError(f"cannot read past line {lineno} ({exc})", name) from None
 

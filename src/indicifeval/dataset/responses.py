@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,12 @@ def _records(source: str | Path | Iterable[dict] | Mapping[Any, str]):
         yield src, sanitize_value(record)
 
 
+@lru_cache(maxsize=256)
+def _task_in_name(file: str) -> re.Match | None:
+    """lm-eval's task (indicifeval_trans_hi) in a samples file's name, once per file."""
+    return _LM_EVAL_TASK.search(Path(file).name)
+
+
 def load_responses(source: str | Path | Iterable[dict] | Mapping[Any, str], allow_missing: bool = False) -> Responses:
     """Responses from a file, a folder, ``"sample"``, a list of dicts or a key -> text mapping."""
     out = Responses()
@@ -123,7 +130,7 @@ def load_responses(source: str | Path | Iterable[dict] | Mapping[Any, str], allo
         if key is not None:
             key = check_key(key, src, "key" if "key" in record else "doc.key")
             language, subset = record.get("language"), record.get("subset")
-            task = _LM_EVAL_TASK.search(Path(src.file).name) or _LM_EVAL_TASK.search(str(record.get("task", "")))
+            task = _task_in_name(src.file) or _LM_EVAL_TASK.search(str(record.get("task", "")))
             if doc is not None and task and not (language and subset):
                 subset, language = task.group(1), task.group(2)
             if language and subset:
