@@ -54,7 +54,13 @@ def _languages_by_script() -> dict[str, tuple[str, ...]]:
 
 @cache
 def _cld2_to_ours() -> dict[str, str]:
-    return {info.get("cld2", code): code for code, info in world_languages().items()}
+    table: dict[str, str] = {}
+    for code, info in world_languages().items():
+        for also in info.get("cld2_also", ()):
+            table.setdefault(also, code)
+    for code, info in world_languages().items():
+        table[info.get("cld2", code)] = code
+    return table
 
 
 def dominant_script(text: str) -> str | None:
@@ -92,8 +98,9 @@ def identify(text: str, is_nfc: bool = False) -> Identification:
     ending = _ending_language(text, candidates)
     if ending is not None:
         return Identification(ending, script, "endings")
-    best = _cld2_choice(text, candidates)
-    voted = _word_vote(text, candidates, best)
+    ranking = _cld2_ranking(text, candidates)
+    best = ranking[0] if ranking else None
+    voted = _word_vote(text, candidates, ranking)
     if voted is not None:
         return Identification(voted, script, "words")
     if best is not None:
@@ -152,13 +159,15 @@ def _function_words() -> dict[str, frozenset[str]]:
             if info.get("function_words")}
 
 
-def _word_vote(text: str, candidates: tuple[str, ...], model_choice: str | None) -> str | None:
+def _word_vote(text: str, candidates: tuple[str, ...], ranking: list[str]) -> str | None:
     """The candidate whose function words the text is made of, where CLD2 chose another (or
     none): CLD2 calls short Spanish, Italian or Danish sentences English (and Bulgarian ones
     Russian, Spanish ones Portuguese) on the strength of a few names. Words in capitals (SELECT,
-    ON, BY: code and acronyms) do not vote. It takes at least 2 such words, a fifth of the words (prose is
-    made of them; a chance "na" or "wa" in a long text is not), and twice the chosen
-    language's count plus one; between candidates with as many, langdetect's order."""
+    ON, BY: code and acronyms) do not vote. It takes at least 2 such words, a fifth of the
+    words (prose is made of them; a chance "na" or "wa" in a long text is not), and twice the
+    chosen language's count plus one; between candidates with as many, the one with more
+    words of its own, then CLD2's order, then langdetect's."""
+    model_choice = ranking[0] if ranking else None
     table = _function_words()
     voters = [c for c in candidates if c in table]
     if len(voters) < 2:
@@ -180,24 +189,32 @@ def _word_vote(text: str, candidates: tuple[str, ...], model_choice: str | None)
             ranked = [lang for lang, _ in get_probabilities(text[:_MAX_CHARS])]
         except NoFeatures:
             ranked = []
-        leaders.sort(key=lambda c: ranked.index(c) if c in ranked else len(ranked))
+        order = ranking + [c for c in ranked if c not in ranking]
+
+        def own(c: str) -> int:  # its words that none of the other leaders has
+            others = frozenset().union(*(table[o] for o in leaders if o != c))
+            return sum(tokens[w] for w in seen & (table[c] - others))
+
+        leaders.sort(key=lambda c: (-own(c), order.index(c) if c in order else len(order)))
     return leaders[0]
 
 
-def _cld2_choice(text: str, candidates: tuple[str, ...]) -> str | None:
+def _cld2_ranking(text: str, candidates: tuple[str, ...]) -> list[str]:
+    """The candidates CLD2 names for the text (up to three), most likely first."""
     import pycld2
 
     sample = nfc(strip_controls(text[:_MAX_CHARS]))
     try:
         _, _, details = pycld2.detect(sample, bestEffort=True)
     except (pycld2.error, ValueError, UnicodeError):
-        return None
+        return []
     mapping = _cld2_to_ours()
+    ranked: list[str] = []
     for _name, code, percent, _score in details:
         ours = mapping.get(code)
-        if ours in candidates and percent > 0:
-            return ours
-    return None
+        if ours in candidates and percent > 0 and ours not in ranked:
+            ranked.append(ours)
+    return ranked
 
 
 def identify_language(text: str, is_nfc: bool = False) -> str | None:
