@@ -263,3 +263,28 @@ def test_whole_text_normalisation_is_ngram_normalize_of_every_character():
         assert normalize(chunk) == expected
         plain = "".join(ch for ch in chunk if not normalize._mapped.search(ch))
         assert normalize(plain) == "".join(NGram.normalize(ch) for ch in plain)
+
+
+def test_what_langdetect_cannot_answer_it_does_not(reference_factory):
+    """other_languages(text, lang) is a proof: where it names languages, langdetect's own
+    answer is not ``lang`` and is among them; and it does name them for Indic text and
+    English, and for languages langdetect has no profile of."""
+    from indicifeval.text.langdetect_fast import other_languages
+
+    claimed = 0
+    wanted = ("en", "hi", "mr", "ne", "bn", "ta", "ur", "fa", "ru", "fr", "zh-cn", "as", "or", "sa")
+    for text in TEXTS:
+        expected = _reference(reference_factory, text)[0]
+        for lang in wanted:
+            try:
+                others = other_languages(text, lang)
+            except NoFeatures:
+                assert expected == NO_FEATURES
+                continue
+            if others is not None:
+                claimed += 1
+                assert expected != lang and (expected in others or expected == "unknown"), (text[:60], lang)
+    assert claimed > len(TEXTS) * 3
+    hindi = SCRIPT_SENTENCES["hi"] * 3
+    assert "hi" in other_languages(hindi, "en") and other_languages(hindi, "hi") is None
+    assert other_languages(hindi, "sa") is not None  # no Sanskrit profile at all

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from indicifeval.checkers.registry import Param, checker, counted, int_default, relation_default
-from indicifeval.checkers.rules import Rules, TextView
+from indicifeval.checkers.rules import Rules, TextView, not_detected
 from indicifeval.text.words import words
 
 
@@ -27,6 +27,9 @@ def capital_word_frequency(view: TextView, args: dict, rules: Rules):
 def _english_case(view: TextView, rules: Rules, cased: bool, what: str):
     if not cased:
         return False, f"not all {what}"
+    others = view.other_languages("en")
+    if others is not None:
+        return False, f"all {what}; {not_detected('en', others)}"
     lang = view.language
     if lang is None:
         if rules.undetectable_passes:

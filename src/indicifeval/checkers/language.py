@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from indicifeval.checkers.registry import Param, checker
-from indicifeval.checkers.rules import Rules, TextView
+from indicifeval.checkers.rules import Rules, TextView, not_detected
 
 
 def _default_language(draw, profile):
@@ -34,6 +34,9 @@ def _sample_language(rng, profile, drawn):
 )
 def response_language(view: TextView, args: dict, rules: Rules):
     wanted = args["language"]
+    others = view.other_languages(wanted)
+    if others is not None:
+        return False, not_detected(wanted, others)
     found = view.language
     if found is None:
         if rules.undetectable_passes:

@@ -138,6 +138,16 @@ class TextView:
             value = self._cache["language"] = self.rules.identify(self.nfc, is_nfc=True)
             return value
 
+    def other_languages(self, lang: str) -> list[str] | None:
+        """Where the detector provably does not answer ``lang``, the languages it chooses
+        among (see ``Rules.other_languages``); None when it may."""
+        key = "not " + lang
+        try:
+            return self._cache[key]
+        except KeyError:
+            value = self._cache[key] = self.rules.other_languages(self.nfc, lang)
+            return value
+
     @property
     def paragraphs(self) -> list[str]:
         """Split from ``nfc``, so that their words are stripped of punctuation and symbols in
@@ -147,6 +157,15 @@ class TextView:
         except KeyError:
             value = self._cache["paragraphs"] = paragraphs(self.nfc)
             return value
+
+
+def not_detected(wanted: str, others: list[str], most: int = 6) -> str:
+    """Why the detector cannot have answered ``wanted``, naming what it chooses among."""
+    from indicifeval.text.langdetect_compat import knows
+
+    among = ", ".join(others) if len(others) <= most else f"{', '.join(others[:most])} and {len(others) - most} more"
+    why = "langdetect has no profile for it" if not knows(wanted) else f"no {wanted} n-gram in the answer"
+    return f"detected one of {among} ({why}), needed {wanted}"
 
 
 class Draw:
@@ -238,6 +257,20 @@ class Rules:
             return identify_language(text, is_nfc)
         try:
             return detect(text)
+        except NoFeatures:
+            return None
+
+    def other_languages(self, text: str, lang: str) -> list[str] | None:
+        """langdetect's answer cannot be ``lang`` when none of the text's n-grams is in its
+        profile (nor in langdetect at all: as, or, sa): then the languages it would choose
+        among, found without running its estimation. None when it may be, in fixed Indic
+        mode (the identifier is cheap), and where nothing can be judged."""
+        if self.indic_fixed:
+            return None
+        from indicifeval.text.langdetect_compat import other_languages
+
+        try:
+            return other_languages(text, lang)
         except NoFeatures:
             return None
 

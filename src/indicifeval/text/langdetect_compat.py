@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from indicifeval.text.langdetect_fast import NoFeatures, detect_language
+from indicifeval.text.langdetect_fast import NoFeatures, detect_language, knows, other_languages
 
-__all__ = ["NoFeatures", "detect"]
+__all__ = ["NoFeatures", "detect", "knows", "other_languages"]
 
 
 _CACHED_UP_TO = 20_000  # characters: loose variants of ordinary answers repeat; huge ones are not kept

@@ -38,7 +38,7 @@ from operator import add, itemgetter
 
 from indicifeval.text.langdetect_ngrams import Extractor
 
-__all__ = ["NoFeatures", "detect_language", "get_probabilities"]
+__all__ = ["NoFeatures", "detect_language", "get_probabilities", "knows", "other_languages"]
 
 # langdetect.detector.Detector's constants.
 _ALPHA_DEFAULT = 0.5
@@ -93,6 +93,8 @@ class _Model:
         self.mail_sub = Detector.MAIL_RE.sub
         self.normalize_vi = NGram.normalize_vi
         self.extract = Extractor(self._gram)
+        self._index = {lang: j for j, lang in enumerate(self.langlist)}
+        self._last: tuple[str, tuple[list, int]] | None = None
         # Consistency with the Detector this model mirrors.
         for name, value in (("ALPHA_DEFAULT", _ALPHA_DEFAULT), ("ALPHA_WIDTH", _ALPHA_WIDTH),
                             ("ITERATION_LIMIT", _ITERATION_LIMIT),
@@ -105,7 +107,8 @@ class _Model:
 
     def _gram(self, gram: str) -> tuple[list[float], int] | None:
         """(vector, bitmask of the languages where it is not 0), or None for an n-gram in no
-        profile: ``word_lang_prob_map[gram]`` as add_profile fills it."""
+        profile: ``word_lang_prob_map[gram]`` as add_profile fills it. A vector of zeros only
+        (a count of 0 in a profile) gets the bit just past the languages."""
         try:
             return self._grams[gram]
         except KeyError:
@@ -121,7 +124,7 @@ class _Model:
                     vector[index] = 1.0 * count / n_words[length - 1]
                     if vector[index]:
                         mask |= 1 << index
-            entry = (vector, mask)
+            entry = (vector, mask or 1 << self.n_langs)  # the bit past the languages: an all-zero vector
         self._grams[gram] = entry
         return entry
 
@@ -143,13 +146,37 @@ class _Model:
         return text
 
     # -- Detector._detect_block ------------------------------------------------------------------
+    def features(self, text: str) -> tuple[list, int]:
+        """The text's n-gram vectors and languages (the last text's kept: a check of what it
+        cannot be is followed by its detection); raises NoFeatures where langdetect would."""
+        last = self._last
+        if last is not None and last[0] is text:
+            return last[1]
+        found = self.extract(self.prepare(text))
+        if not found[0]:
+            raise NoFeatures("No features in text.")
+        self._last = (text, found)
+        return found
+
+    def other_languages(self, text: str, lang: str) -> list[str] | None:
+        """The languages of the text's n-grams when ``lang`` is not among them (then langdetect
+        cannot answer ``lang``), else None. Languages no n-gram has keep one shared value that
+        no language with n-grams ever falls below (each update multiplies them by
+        alpha / 10000, the others by at least that), and the first update lifts one of those
+        strictly above it, so each has a larger average, and a stable sort puts it first.
+        Not claimed when some n-gram has a vector of zeros only (nothing is lifted by it)."""
+        _, mask = self.features(text)
+        n = self.n_langs
+        index = self._index.get(lang)
+        if mask >> n & 1 or (index is not None and mask >> index & 1):
+            return None
+        return [self.langlist[j] for j in range(n) if mask >> j & 1]
+
     def lang_probabilities(self, text: str, settle: bool = False) -> list[float]:
         """The averaged probabilities per language. With ``settle``, trials stop once the
         leader can no longer be overtaken (each trial adds at most 1/7 to a language), which
         keeps the top language and its passing the threshold but not the other values."""
-        vectors, mask = self.extract(self.prepare(text))
-        if not vectors:
-            raise NoFeatures("No features in text.")
+        vectors, mask = self.features(text)
         n = self.n_langs
         support = [j for j in range(n) if mask >> j & 1]
         if not support or len(support) * 4 > n * 3:
@@ -270,6 +297,17 @@ def _model() -> _Model:
 def get_probabilities(text: str) -> list[tuple[str, float]]:
     """``Detector.get_probabilities()`` as (lang, prob) pairs; raises NoFeatures where it would."""
     return _model().ranked(text)
+
+
+def knows(lang: str) -> bool:
+    """Whether langdetect has a profile for ``lang`` (it has none for as, or, sa)."""
+    return lang in _model()._index
+
+
+def other_languages(text: str, lang: str) -> list[str] | None:
+    """The languages ``detect_language(text)`` chooses among, when ``lang`` provably is not
+    its answer; None when it may be. Raises NoFeatures where detection would."""
+    return _model().other_languages(text, lang)
 
 
 def detect_language(text: str) -> str:
