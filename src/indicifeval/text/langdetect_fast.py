@@ -36,7 +36,7 @@ from heapq import nlargest
 from math import ulp
 from operator import add, itemgetter
 
-from indicifeval.text.langdetect_ngrams import Extractor
+from indicifeval.text.langdetect_ngrams import Extractor, Features
 
 __all__ = ["NoFeatures", "detect_language", "get_probabilities", "knows", "other_languages"]
 
@@ -92,9 +92,10 @@ class _Model:
         self.url_sub = Detector.URL_RE.sub
         self.mail_sub = Detector.MAIL_RE.sub
         self.normalize_vi = NGram.normalize_vi
+        self._vi_marks = tuple(NGram.DMARK_CLASS)
         self.extract = Extractor(self._gram)
         self._index = {lang: j for j, lang in enumerate(self.langlist)}
-        self._last: tuple[str, tuple[list, int]] | None = None
+        self._last: tuple[str, Features] | None = None
         # Consistency with the Detector this model mirrors.
         for name, value in (("ALPHA_DEFAULT", _ALPHA_DEFAULT), ("ALPHA_WIDTH", _ALPHA_WIDTH),
                             ("ITERATION_LIMIT", _ITERATION_LIMIT),
@@ -130,10 +131,17 @@ class _Model:
 
     # -- Detector.append + Detector.cleaning_text ---------------------------------------------
     def prepare(self, text: str) -> str:
-        text = self.url_sub(" ", text)
-        text = self.mail_sub(" ", text)
-        text = self.normalize_vi(text)
-        text = _SPACE_RUN.sub(" ", text[:_MAX_TEXT_LENGTH])
+        # (each substitution only where it can match: a URL starts with http, an address
+        # has an @, Vietnamese normalisation needs one of its five marks, a run two spaces)
+        if "http" in text:
+            text = self.url_sub(" ", text)
+        if "@" in text:
+            text = self.mail_sub(" ", text)
+        if any(mark in text for mark in self._vi_marks):
+            text = self.normalize_vi(text)
+        text = text[:_MAX_TEXT_LENGTH]
+        if "  " in text:
+            text = _SPACE_RUN.sub(" ", text)
         # cleaning_text counts characters 'A' <= ch <= 'z' and characters >= U+0300 (its
         # "Latin Extended Additional" exemption compares a block number with a name, so it
         # never applies). In UTF-8 the first are the bytes 0x41-0x7A and the second the lead
@@ -146,14 +154,14 @@ class _Model:
         return text
 
     # -- Detector._detect_block ------------------------------------------------------------------
-    def features(self, text: str) -> tuple[list, int]:
-        """The text's n-gram vectors and languages (the last text's kept: a check of what it
-        cannot be is followed by its detection); raises NoFeatures where langdetect would."""
+    def features(self, text: str) -> Features:
+        """The text's n-grams (the last text's kept: a check of what it cannot be is
+        followed by its detection); raises NoFeatures where langdetect would."""
         last = self._last
         if last is not None and last[0] is text:
             return last[1]
         found = self.extract(self.prepare(text))
-        if not found[0]:
+        if not found.mask:
             raise NoFeatures("No features in text.")
         self._last = (text, found)
         return found
@@ -165,7 +173,7 @@ class _Model:
         alpha / 10000, the others by at least that), and the first update lifts one of those
         strictly above it, so each has a larger average, and a stable sort puts it first.
         Not claimed when some n-gram has a vector of zeros only (nothing is lifted by it)."""
-        _, mask = self.features(text)
+        mask = self.features(text).mask
         n = self.n_langs
         index = self._index.get(lang)
         if mask >> n & 1 or (index is not None and mask >> index & 1):
@@ -176,7 +184,8 @@ class _Model:
         """The averaged probabilities per language. With ``settle``, trials stop once the
         leader can no longer be overtaken (each trial adds at most 1/7 to a language), which
         keeps the top language and its passing the threshold but not the other values."""
-        vectors, mask = self.features(text)
+        found = self.features(text)
+        vectors, mask = found.vectors, found.mask
         n = self.n_langs
         support = [j for j in range(n) if mask >> j & 1]
         if not support or len(support) * 4 > n * 3:

@@ -109,26 +109,44 @@ class _WordTable(dict):
         return grams
 
 
+class Features:
+    """A prepared text's n-grams: the bitmask of every language any of them has (0: none at
+    all) and, built on first use, their profile vectors in langdetect's order."""
+
+    __slots__ = ("mask", "_parts", "_vectors")
+
+    def __init__(self, parts: list[tuple], mask: int):
+        self.mask = mask
+        self._parts = parts
+        self._vectors: list | None = None
+
+    @property
+    def vectors(self) -> list:
+        if self._vectors is None:
+            self._vectors = list(chain.from_iterable(self._parts))
+            self._parts = []
+        return self._vectors
+
+
 class Extractor:
-    """The profile vectors of a prepared text's n-grams, in langdetect's order, and the
-    bitmask of every language any of them has."""
+    """``Features`` of prepared texts, through one table of words."""
 
     def __init__(self, lookup: Callable[[str], Entry | None]):
         self._lookup = lookup
         self._normalize = CharNormalizer()
         self._words = _WordTable(lookup)
 
-    def __call__(self, text: str) -> tuple[list, int]:
+    def __call__(self, text: str) -> Features:
         words = self._normalize(text).split(" ")
         last = words.pop()  # no space follows the last word
         table = self._words
         if len(table.masks) > _WORD_TABLE_LIMIT:
             table.clear()
             table.masks.clear()
-        vectors = list(chain.from_iterable(map(table.__getitem__, words)))
+        parts = list(map(table.__getitem__, words))
         mask = reduce(or_, map(table.masks.__getitem__, set(words)), 0)
         if last:
             grams, last_mask = word_grams(last, False, self._lookup)
-            vectors.extend(grams)
+            parts.append(grams)
             mask |= last_mask
-        return vectors, mask
+        return Features(parts, mask)
