@@ -32,14 +32,24 @@ def count_words_ifeval(text: str) -> int:
 
 
 # --- the authors' scorer: indic-nlp `trivial_tokenize`, then a filter -------------------------
-# indic-nlp pads each punctuation character with re.sub(r"([...])", r" \1 "); a translation
-# table does the same in one C pass (stdlib re expands the template in Python per match).
+# indic-nlp pads each punctuation character with re.sub(r"([...])", r" \1 "). Replacing each
+# one that occurs, in turn, does the same (a replacement inserts only spaces and the character
+# itself, and str.replace never looks at what it inserted) in C passes: stdlib re expands the
+# template in Python per match, and str.translate looks up every character of the text.
 _INDIC_PUNCT = string.punctuation + "\u0964\u0965\uaaf1\uaaf0\uabeb\uabec\uabed\uabee\uabef\u1c7e\u1c7f"
 _URDU_PUNCT = string.punctuation + "\u0609\u060a\u060c\u061e\u066a\u066b\u066c\u066d\u06d4"
-_PAD = {name: {ord(c): f" {c} " for c in chars} | {ord("\t"): " "}
+_PAD = {name: tuple((c, f" {c} ") for c in chars) + (("\t", " "),)
         for name, chars in (("indic", _INDIC_PUNCT), ("urdu", _URDU_PUNCT))}
+
+
+def _padded(text: str, tokenizer: str) -> str:
+    for old, new in _PAD["urdu" if tokenizer == "urdu" else "indic"]:
+        if old in text:
+            text = text.replace(old, new)
+    return text
 _NUMBER_SEQ = re.compile(r"([0-9]+ [,.:/] )+[0-9]+")
 _SPACES = re.compile(r"[ ]+")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 _NON_WORD_CHAR = re.compile(r"[^\w\s]")  # stdlib: combining marks are not \w
 
 
@@ -47,11 +57,12 @@ def paper_tokens(text: str, tokenizer: str) -> list[str]:
     """Tokens as indic-nlp 0.92's trivial tokenizer makes them: punctuation is padded with
     spaces, runs of spaces collapse, and only the space character separates tokens
     (newlines stay inside tokens)."""
-    table = _PAD["urdu" if tokenizer == "urdu" else "indic"]
-    padded = _SPACES.sub(" ", text.translate(table)).strip(" ")  # tabs become spaces first
-    if tokenizer != "urdu":
-        padded = _join_number_sequences(padded)
-    return padded.split(" ")
+    padded = _padded(text, tokenizer)  # tabs become spaces too
+    if tokenizer != "urdu" and _ASCII_DIGIT.search(padded):
+        joined = _join_number_sequences(_SPACES.sub(" ", padded).strip(" "))  # its pattern needs single spaces
+        return joined.split(" ")
+    # collapsed, stripped and split at single spaces: the runs between spaces (or the one empty token)
+    return [t for t in padded.split(" ") if t] or [""]
 
 
 def _join_number_sequences(s: str) -> str:
