@@ -10,6 +10,9 @@ dependencies (langdetect, nltk, indic-nlp-library, absl-py, immutabledict):
         immutabledict pandas && /tmp/authors-venv/bin/pip install --no-deps indic-nlp-library
     python benchmarks/bench_authors.py --authors /tmp/authors --authors-python /tmp/authors-venv/bin/python
 
+A third process, the floor, only reads the same files, splits each answer with one regular
+expression and writes a line per row: the least any pure-Python scorer does.
+
 The authors' Trans and Ground checker modules collide by name in one process, so each subset
 runs in its own process and their times are added. English needs NLTK's punkt_tab, which cannot
 be downloaded offline: it is written from the same tables our own English splitter uses. Rows
@@ -55,6 +58,26 @@ for line in open(rows_file, encoding="utf-8"):
     except Exception:
         failed += 1
 print(json.dumps({"done": done, "failed": failed}), file=real_stdout)
+'''
+
+
+# What any pure-Python scorer must do at least: read the same two files, split each answer once
+# with one regular expression, and write one JSON line per row.
+FLOOR = r'''
+import json, re, sys
+rows_file, responses_file, out_file = sys.argv[1:4]
+word = re.compile(r"\w+")
+answers = {}
+for line in open(responses_file, encoding="utf-8"):
+    r = json.loads(line)
+    answers[(r["language"], r["subset"], str(r["key"]))] = r["response"]
+with open(out_file, "w", encoding="utf-8") as out:
+    for line in open(rows_file, encoding="utf-8"):
+        row = json.loads(line)
+        n = len(word.findall(answers[(row["language"], row["subset"], str(row["key"]))]))
+        out.write(json.dumps({"key": row["key"], "language": row["language"], "words": n,
+                              "followed": [n > 10] * len(row["instruction_id_list"])}) + "\n")
+print("{}")
 '''
 
 
@@ -118,6 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         driver = Path(tmp) / "authors_driver.py"
         driver.write_text(DRIVER, encoding="utf-8")
         results = {}
+        floor = Path(tmp) / "floor.py"
+        floor.write_text(FLOOR, encoding="utf-8")
+        results["floor"] = measure([sys.executable, str(floor), str(rows_file), str(responses_file),
+                                    str(Path(tmp) / "floor.jsonl")])
         for mode in ("fixed", "paper"):
             out = Path(tmp) / f"out-{mode}"
             results[mode] = measure([sys.executable, "-m", "indicifeval", "score", "--data", str(rows_file),
@@ -140,8 +167,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'authors':16} {authors['cpu_s']:>8.1f} {authors['wall_s']:>8.1f} {authors['peak_mb']:>8.0f} {'1.0x':>17}"
           f"   ({authors['done']} rows scored, {authors['failed']} raised)")
     for mode, r in results.items():
-        print(f"{'ours, ' + mode:16} {r['cpu_s']:>8.1f} {r['wall_s']:>8.1f} {r['peak_mb']:>8.0f} "
+        name = "floor (I/O only)" if mode == "floor" else "ours, " + mode
+        print(f"{name:16} {r['cpu_s']:>8.1f} {r['wall_s']:>8.1f} {r['peak_mb']:>8.0f} "
               f"{authors['cpu_s'] / r['cpu_s']:>16.1f}x")
+    print("floor: read both files, one \\w+ split per answer, one JSON line per row: what any "
+          "pure-Python scorer must at least do")
     return 0
 
 
