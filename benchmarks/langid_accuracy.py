@@ -79,15 +79,22 @@ def corpus_table(identify, texts: list[dict]) -> None:
         cell = table[t["lang"], t["kind"]]
         cell[1] += 1
         cell[0] += identify(t["text"]) == t["lang"]
+    print_table(table, LENGTHS, "all Indic")
+
+
+def print_table(table: dict, kinds: tuple[str, ...], total: str, notes: dict | None = None) -> None:
+    """Accuracy per (language, kind) cell of ``table`` ([right, all]), a total row, and a note
+    per language after its row."""
     langs = sorted({lang for lang, _ in table})
-    print(f"{'language':10}" + "".join(f"{k:>18}" for k in LENGTHS))
-    for lang in [*langs, "all Indic"]:
+    print(f"{'language':10}" + "".join(f"{k:>18}" for k in kinds) + ("   most often taken for" if notes else ""))
+    for lang in [*langs, total]:
         cells = []
-        for kind in LENGTHS:
+        for kind in kinds:
             ok, n = (sum(table[x, kind][0] for x in langs), sum(table[x, kind][1] for x in langs)) \
-                if lang == "all Indic" else table[lang, kind]
+                if lang == total else table[lang, kind]
             cells.append(f"{100 * ok / n:6.1f}% of {n:<6}" if n else " " * 18)
-        print(f"{lang:10}" + "".join(c.rjust(18) for c in cells))
+        note = f"   {notes.get(lang, '')}" if notes else ""
+        print(f"{lang:10}" + "".join(c.rjust(18) for c in cells) + note)
 
 
 _FORMAT = re.compile(r"%(?:\([\w-]+\))?[-+ #0']*\d*(?:\.\d+)?(?:l|ll|h|z|j|t|L|I64)?[a-zA-Z%]|\{[\w.]*\}|\$\{?\w+\}?"
@@ -153,16 +160,9 @@ def foreign_table(identify, texts: list[dict], show_errors: bool) -> None:
         else:
             wrong[t["lang"]][got] += 1
             examples.append((t["lang"], got, t["text"][:90]))
-    langs = sorted({lang for lang, _ in table})
-    print(f"{'language':10}" + "".join(f"{k:>18}" for k in _FOREIGN_KINDS) + "   most often taken for")
-    for lang in [*langs, "all"]:
-        cells = []
-        for kind in _FOREIGN_KINDS:
-            ok, n = (sum(table[x, kind][0] for x in langs), sum(table[x, kind][1] for x in langs)) \
-                if lang == "all" else table[lang, kind]
-            cells.append(f"{100 * ok / n:6.1f}% of {n:<6}" if n else " " * 18)
-        top = sorted(wrong[lang].items(), key=lambda kv: -kv[1])[:3] if lang != "all" else []
-        print(f"{lang:10}" + "".join(c.rjust(18) for c in cells) + "   " + ", ".join(f"{k} {v}" for k, v in top))
+    notes = {lang: ", ".join(f"{k} {v}" for k, v in sorted(got.items(), key=lambda kv: -kv[1])[:3])
+             for lang, got in wrong.items()}
+    print_table(table, _FOREIGN_KINDS, "all", notes)
     if show_errors:
         for e in examples:
             print(*e)
