@@ -81,8 +81,15 @@ def test_sanskrit_inflections_tell_it_from_its_devanagari_neighbours():
         ("aggiungi una riga Signed-off-by al messaggio di commit", "it"),
         ("Apagar ficheiros de arquivo antigos obtidos por download", "pt"),
         ("Retning for at udføre et sekundært klik med musen", "da"),
+        ("Eu gosto de Harry Potter e The Lord of the Rings.", "pt"),  # a title's small words do not vote
+        ("Ho visto Star Wars: The Last Jedi al cinema.", "it"),
+        ("J'ai lu The Catcher in the Rye quand j'étais jeune.", "fr"),
+        ("Il Manchester United ha vinto la Premier League.", "it"),
         # English with foreign names stays English
         ("La Casa de Papel is a series that many people watch.", "en"),
+        ("I watched El Laberinto del Fauno and La Vita è Bella last weekend.", "en"),
+        ("Summarize the plot of Cien años de soledad in two sentences.", "en"),  # words outvote ñ
+        ("Compare the Universidad de Buenos Aires with the University of São Paulo.", "en"),
         ("The Tour de France is held in July and lasts three weeks.", "en"),
         ("Write a letter to El Corte Inglés about the delivery of your order.", "en"),
         ("Explain why Los Angeles has so many people who drive to work.", "en"),

@@ -94,6 +94,9 @@ def identify(text: str, is_nfc: bool = False) -> Identification:
         return Identification(candidates[0], script, "script")
     marked = _marked_language(text, candidates)
     if marked is not None:
+        overruled = _word_vote(text, candidates, [marked])  # "the plot of Cien años de soledad"
+        if overruled is not None:
+            return Identification(overruled, script, "words")
         return Identification(marked, script, "letters")
     ending = _ending_language(text, candidates)
     if ending is not None:
@@ -153,6 +156,37 @@ def _ending_language(text: str, candidates: tuple[str, ...]) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
+_SENTENCE_END = frozenset(".!?\n\"'“”«»¿¡()[]-•*#")  # not ':' (a title often follows one)
+
+
+def _voting_words(text: str) -> list[str]:
+    """The words that vote: not in capitals (code, acronyms), not capitalised inside a
+    sentence (names and titles), and not the small words inside such a title ("The Lord of
+    the Rings", "La Vita è Bella": at most two of them between capitalised words)."""
+    found: list[tuple[str, bool]] = []  # (word, is a name)
+    for m in _WORD.finditer(text):
+        w = m.group(0)
+        name = False
+        if w[0].isupper():
+            if len(w) > 1 and w.isupper():
+                continue
+            i = m.start() - 1
+            while i >= 0 and text[i] in " \t":
+                i -= 1
+            name = i >= 0 and text[i] not in _SENTENCE_END
+        found.append((w, name))
+    out = []
+    last = len(found) - 1
+    for k, (w, name) in enumerate(found):
+        if name:
+            continue
+        before = (k >= 1 and found[k - 1][1]) or (k >= 2 and found[k - 2][1] and not found[k - 1][1])
+        after = (k < last and found[k + 1][1]) or (k + 1 < last and found[k + 2][1] and not found[k + 1][1])
+        if not (before and after):
+            out.append(w)
+    return out
+
+
 @cache
 def _function_words() -> dict[str, frozenset[str]]:
     return {code: frozenset(info["function_words"].split()) for code, info in world_languages().items()
@@ -162,17 +196,18 @@ def _function_words() -> dict[str, frozenset[str]]:
 def _word_vote(text: str, candidates: tuple[str, ...], ranking: list[str]) -> str | None:
     """The candidate whose function words the text is made of, where CLD2 chose another (or
     none): CLD2 calls short Spanish, Italian or Danish sentences English (and Bulgarian ones
-    Russian, Spanish ones Portuguese) on the strength of a few names. Words in capitals (SELECT,
-    ON, BY: code and acronyms) do not vote. It takes at least 2 such words, a fifth of the
-    words (prose is made of them; a chance "na" or "wa" in a long text is not), and twice the
-    chosen language's count plus one; between candidates with as many, the one with more
-    words of its own, then CLD2's order, then langdetect's."""
+    Russian, Spanish ones Portuguese) on the strength of a few names. Words in capitals
+    (SELECT, ON, BY: code and acronyms) and capitalised words inside a sentence (names) do
+    not vote. It takes at least 2 such words, a fifth of the words (prose is made of them; a
+    chance "na" or "wa" in a long text is not), and twice the chosen language's count plus
+    one; between candidates with as many, the one with more words of its own, then CLD2's
+    order, then langdetect's."""
     model_choice = ranking[0] if ranking else None
     table = _function_words()
     voters = [c for c in candidates if c in table]
     if len(voters) < 2:
         return None
-    tokens = Counter(w.casefold() for w in _WORD.findall(text[:_MAX_CHARS]) if not (len(w) > 1 and w.isupper()))
+    tokens = Counter(w.casefold() for w in _voting_words(text[:_MAX_CHARS]))
     seen = tokens.keys()
     counts = {c: sum(tokens[w] for w in seen & table[c]) for c in voters}
     top = max(counts.values())
