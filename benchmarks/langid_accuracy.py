@@ -102,6 +102,7 @@ _FORMAT = re.compile(r"%(?:\([\w-]+\))?[-+ #0']*\d*(?:\.\d+)?(?:l|ll|h|z|j|t|L|I
 # Command-line help and code rather than prose: options, brackets, assignments, paths, hex.
 _COMMAND_LIKE = re.compile(r"(?:^|\s)--?\w|[\[\]{}=|/\\<>]|0x|\w\.\w+\(|\b[A-Z0-9_]{3,}\b|:\s*$|^\s*:")
 _FOREIGN_KINDS = ("3-6 words", "sentence", "prose sentence")
+_LOCALE_ALIASES = {"no": ("nb", "nn")}  # gettext names Norwegian's written standards, not "no"
 _MNEMONIC = re.compile(r"(?<=\w)_(?=\w)|(?<![\w_])_(?=\w)|&(?=\w)")
 
 
@@ -119,7 +120,8 @@ def gettext_texts(root: Path, per_language: int = 1500) -> list[dict]:
     texts = []
     for lang in sorted(world_languages()):
         seen: dict[str, list[str]] = {kind: [] for kind in _FOREIGN_KINDS}
-        folders = sorted(p for p in root.iterdir() if p.name == lang or p.name.startswith(lang + "_"))
+        names = (lang, *_LOCALE_ALIASES.get(lang, ()))
+        folders = sorted(p for p in root.iterdir() if any(p.name == n or p.name.startswith(n + "_") for n in names))
         found = set()
         for folder in folders:
             for mo in sorted((folder / "LC_MESSAGES").glob("*.mo")):

@@ -200,8 +200,9 @@ def _word_vote(text: str, candidates: tuple[str, ...], ranking: list[str]) -> st
     (SELECT, ON, BY: code and acronyms) and capitalised words inside a sentence (names) do
     not vote. It takes at least 2 such words, a fifth of the words (prose is made of them; a
     chance "na" or "wa" in a long text is not), and twice the chosen language's count plus
-    one; between candidates with as many, the one with more words of its own, then CLD2's
-    order, then langdetect's."""
+    one, or, against a close neighbour, twice its words that the other lacks plus one (and
+    at least 2); between candidates with as many, the one with more words of its own, then
+    CLD2's order, then langdetect's."""
     model_choice = ranking[0] if ranking else None
     table = _function_words()
     voters = [c for c in candidates if c in table]
@@ -212,7 +213,7 @@ def _word_vote(text: str, candidates: tuple[str, ...], ranking: list[str]) -> st
     counts = {c: sum(tokens[w] for w in seen & table[c]) for c in voters}
     top = max(counts.values())
     chosen = counts.get(model_choice, 0) if model_choice else 0
-    if top < max(2, _FUNCTION_WORD_SHARE * tokens.total()) or (model_choice is not None and top < 2 * chosen + 1):
+    if top < max(2, _FUNCTION_WORD_SHARE * tokens.total()):
         return None
     leaders = [c for c in voters if counts[c] == top]
     if model_choice in leaders:
@@ -231,7 +232,15 @@ def _word_vote(text: str, candidates: tuple[str, ...], ranking: list[str]) -> st
             return sum(tokens[w] for w in seen & (table[c] - others))
 
         leaders.sort(key=lambda c: (-own(c), order.index(c) if c in order else len(order)))
-    return leaders[0]
+    best = leaders[0]
+    if model_choice is not None and top < 2 * chosen + 1:
+        # A close neighbour (Danish and Norwegian, Spanish and Portuguese): the words both
+        # have cancel out, and its own words must outnumber the chosen language's.
+        mine = sum(tokens[w] for w in seen & (table[best] - table.get(model_choice, frozenset())))
+        theirs = sum(tokens[w] for w in seen & (table.get(model_choice, frozenset()) - table[best]))
+        if mine < 2 or mine < 2 * theirs + 1:
+            return None
+    return best
 
 
 def _cld2_ranking(text: str, candidates: tuple[str, ...]) -> list[str]:
