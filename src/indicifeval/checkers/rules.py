@@ -17,7 +17,7 @@ from typing import Any, Literal
 from indicifeval.languages import LanguageProfile, composition, get_profile
 from indicifeval.text import keywords as kw
 from indicifeval.text import sentences, words
-from indicifeval.text.langdetect_compat import NoFeatures, detect
+from indicifeval.text.langdetect_compat import NoFeatures, detect, knows, other_languages
 from indicifeval.text.langid import identify_language
 from indicifeval.text.normalize import match_key_of_nfc, nfc, star_removal_keeps_nfc
 from indicifeval.text.paragraphs import paragraphs
@@ -161,8 +161,6 @@ class TextView:
 
 def not_detected(wanted: str, others: list[str], most: int = 6) -> str:
     """Why the detector cannot have answered ``wanted``, naming what it chooses among."""
-    from indicifeval.text.langdetect_compat import knows
-
     among = ", ".join(others) if len(others) <= most else f"{', '.join(others[:most])} and {len(others) - most} more"
     why = "langdetect has no profile for it" if not knows(wanted) else f"no {wanted} n-gram in the answer"
     return f"detected one of {among} ({why}), needed {wanted}"
@@ -267,8 +265,6 @@ class Rules:
         mode (the identifier is cheap), and where nothing can be judged."""
         if self.indic_fixed:
             return None
-        from indicifeval.text.langdetect_compat import other_languages
-
         try:
             return other_languages(text, lang)
         except NoFeatures:
