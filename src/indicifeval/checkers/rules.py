@@ -17,7 +17,8 @@ from typing import Any, Literal
 from indicifeval.languages import LanguageProfile, composition, get_profile
 from indicifeval.text import keywords as kw
 from indicifeval.text import sentences, words
-from indicifeval.text.langdetect_compat import NoFeatures, detect, knows, other_languages
+from indicifeval.text.langdetect_compat import NoFeatures, detect, knows
+from indicifeval.text.langdetect_compat import other_languages as langdetect_others
 from indicifeval.text.langid import identify_language
 from indicifeval.text.normalize import match_key_of_nfc, nfc, star_removal_keeps_nfc
 from indicifeval.text.paragraphs import paragraphs
@@ -266,7 +267,7 @@ class Rules:
         if self.indic_fixed:
             return None
         try:
-            return other_languages(text, lang)
+            return langdetect_others(text, lang)
         except NoFeatures:
             return None
 
