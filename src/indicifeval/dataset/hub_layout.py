@@ -24,7 +24,6 @@ def configs() -> dict[str, str]:
 
 
 @lru_cache(maxsize=256)
-@lru_cache(maxsize=256)
 def named_split(file: str) -> tuple[str | None, str | None]:
     """(language, subset) a file's name gives, as one split is saved on its own:
     ``indicifeval-ground-ne.jsonl`` (config, then language); (None, None) for other names.

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import regex
 
-from indicifeval.text.nfc_fast import nfc as fast_nfc
+from indicifeval.text.nfc_fast import nfc  # re-exported: the NFC every comparison uses
 
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 # Apostrophe and quote look-alikes that prompts and models use interchangeably.
@@ -19,10 +19,6 @@ _REPLACEMENTS = tuple((zw, "") for zw in ZERO_WIDTH) + tuple(_QUOTE_LOOKALIKES.i
 # character there has combining class 0 and is never the second of a canonical pair).
 _STAR_JUNCTION = re.compile("(?<=(.))\\*+(?=([^\x00-\u02ff]))", re.DOTALL)
 _CONTROLS = regex.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cs}\p{Co}]")
-
-
-def nfc(text: str) -> str:
-    return fast_nfc(text)
 
 
 def match_key(text: str) -> str:

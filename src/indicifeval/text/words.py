@@ -41,16 +41,17 @@ _URDU_PUNCT = string.punctuation + "\u0609\u060a\u060c\u061e\u066a\u066b\u066c\u
 _PAD = {name: tuple((c, f" {c} ") for c in chars) + (("\t", " "),)
         for name, chars in (("indic", _INDIC_PUNCT), ("urdu", _URDU_PUNCT))}
 
+_NUMBER_SEQ = re.compile(r"([0-9]+ [,.:/] )+[0-9]+")
+_SPACES = re.compile(r"[ ]+")
+_ASCII_DIGIT = re.compile(r"[0-9]")
+_NON_WORD_CHAR = re.compile(r"[^\w\s]")  # stdlib: combining marks are not \w
+
 
 def _padded(text: str, tokenizer: str) -> str:
     for old, new in _PAD["urdu" if tokenizer == "urdu" else "indic"]:
         if old in text:
             text = text.replace(old, new)
     return text
-_NUMBER_SEQ = re.compile(r"([0-9]+ [,.:/] )+[0-9]+")
-_SPACES = re.compile(r"[ ]+")
-_ASCII_DIGIT = re.compile(r"[0-9]")
-_NON_WORD_CHAR = re.compile(r"[^\w\s]")  # stdlib: combining marks are not \w
 
 
 def paper_tokens(text: str, tokenizer: str) -> list[str]:
