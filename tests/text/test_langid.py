@@ -110,3 +110,58 @@ def test_function_words_outvote_english_names(text, lang):
 )
 def test_han_and_hangul_weigh_against_latin_names(text, lang):
     assert identify(text).language == lang
+
+
+@pytest.mark.parametrize(
+    "text,lang",
+    [
+        # CLD2 falls back on English for short Latin text with a technical term or two
+        ("upload completato in modo corretto sul server remoto", "it"),
+        ("download interrotto a causa di un timeout del server", "it"),
+        ("upload mislukt door een timeout van de server", "nl"),
+        ("impossible de lancer le thread worker en background", "fr"),
+        # and English stays English
+        ("Unable to download the file because the server timed out", "en"),
+        ("The backup of the database runs every night in background mode", "en"),
+        ("Please upload the report to the shared folder before Friday", "en"),
+    ],
+)
+def test_english_from_cld2_is_checked_against_ngrams(text, lang):
+    assert identify(text).language == lang
+
+
+@pytest.mark.parametrize(
+    "text,lang",
+    [
+        ("Tjenesten blev stoppet, fordi konfigurationen er ugyldig", "da"),  # blev, -tion
+        ("Kunne ikke åbne filen, da stien er ugyldig", "da"),  # åbne
+        ("Tjenesten ble stoppet fordi konfigurasjonen er ugyldig", "no"),
+        ("Programmet har allerede blitt installert på maskinen", "no"),
+        ("Valget er ikke tilgjengelig i denne versjonen", "no"),
+        ("Файлът не може да бъде отворен, защото е повреден", "bg"),
+        ("Настройката на принтера е неуспешна", "bg"),
+        ("Файл не может быть открыт, потому что он повреждён", "ru"),
+    ],
+)
+def test_close_neighbours_are_told_apart_by_markers(text, lang):
+    assert identify(text).language == lang
+
+
+def test_neighbour_markers_are_well_formed():
+    from indicifeval.languages import world_languages
+
+    table = world_languages()
+    found = 0
+    for code, info in table.items():
+        spec = info.get("markers")
+        if not spec:
+            continue
+        found += 1
+        assert set(spec) <= {"against", "words", "endings", "contains"}, code
+        assert spec["against"] and all(other in table for other in spec["against"]), code
+        assert all(table[other]["script"] == info["script"] for other in spec["against"]), code
+        assert all(table[other].get("markers") for other in spec["against"]), code
+        for field in ("words", "endings", "contains"):
+            value = spec.get(field, "")
+            assert isinstance(value, str) and value == value.casefold(), (code, field)
+    assert found >= 5
