@@ -288,3 +288,25 @@ def test_what_langdetect_cannot_answer_it_does_not(reference_factory):
     hindi = SCRIPT_SENTENCES["hi"] * 3
     assert "hi" in other_languages(hindi, "en") and other_languages(hindi, "hi") is None
     assert other_languages(hindi, "sa") is not None  # no Sanskrit profile at all
+
+
+def test_confident_other_is_the_full_ranking_read_early(reference_factory):
+    """confident_other(text, lang, p) stops its trials early, yet answers what langdetect's
+    own full ranking says: its leader, when that is not ``lang`` and holds ``p`` or more."""
+    from indicifeval.text.langdetect_fast import confident_other
+
+    answered = 0
+    texts = TEXTS + [SCRIPT_SENTENCES["hi"], "il file non è stato salvato nella cartella del server remoto",
+                     "het bestand is niet opgeslagen in de map op de server"]
+    for text in texts:
+        expected_top, ranked = _reference(reference_factory, text)
+        for lang, at_least in (("en", 0.7), ("en", 0.9), ("hi", 0.7), ("it", 0.6)):
+            try:
+                got = confident_other(text, lang, at_least)
+            except NoFeatures:
+                assert expected_top == NO_FEATURES
+                continue
+            want = ranked[0][0] if ranked and ranked[0][0] != lang and ranked[0][1] >= at_least else None
+            assert got == want, (text[:60], lang, at_least)
+            answered += got is not None
+    assert answered > 50

@@ -31,6 +31,7 @@ import random
 import re
 import sys
 import threading
+from collections.abc import Callable
 from functools import partial, reduce
 from heapq import nlargest
 from math import ulp
@@ -38,7 +39,7 @@ from operator import add, itemgetter
 
 from indicifeval.text.langdetect_ngrams import Extractor, Features
 
-__all__ = ["NoFeatures", "detect_language", "get_probabilities", "knows", "other_languages"]
+__all__ = ["NoFeatures", "confident_other", "detect_language", "get_probabilities", "knows", "other_languages"]
 
 # langdetect.detector.Detector's constants.
 _ALPHA_DEFAULT = 0.5
@@ -180,30 +181,30 @@ class _Model:
             return None
         return [self.langlist[j] for j in range(n) if mask >> j & 1]
 
-    def lang_probabilities(self, text: str, settle: bool = False) -> list[float]:
-        """The averaged probabilities per language. With ``settle``, trials stop once the
-        leader can no longer be overtaken (each trial adds at most 1/7 to a language), which
-        keeps the top language and its passing the threshold but not the other values."""
+    def lang_probabilities(self, text: str, stop: _Stop | None = None) -> list[float]:
+        """The averaged probabilities per language. ``stop(langprob, trial)`` may end the
+        trials early once it knows what its caller asks (``_settled``: the top language),
+        which leaves the values short of their sums over seven trials."""
         found = self.features(text)
         vectors, mask = found.vectors, found.mask
         n = self.n_langs
         support = [j for j in range(n) if mask >> j & 1]
         if not support or len(support) * 4 > n * 3:
-            return _estimate(vectors, n, list(range(n)), lambda v: v, settle)
+            return _estimate(vectors, n, list(range(n)), lambda v: v, stop)
         # A language no n-gram of the text has is multiplied by alpha / BASE_FREQ alone at
         # every update, so all of them hold one value: run the updates for the others and
         # that one value, and spread it back for the sums, maxima and averages.
         pick = itemgetter(*support) if len(support) > 1 else (lambda v, j=support[0]: (v[j],))
-        return _estimate(vectors, n, support, pick, settle)
+        return _estimate(vectors, n, support, pick, stop)
 
-    def ranked(self, text: str, settle: bool = False) -> list[tuple[str, float]]:
-        langprob = self.lang_probabilities(text, settle)
+    def ranked(self, text: str, stop: _Stop | None = None) -> list[tuple[str, float]]:
+        langprob = self.lang_probabilities(text, stop)
         result = [(lang, p) for lang, p in zip(self.langlist, langprob) if p > _PROB_THRESHOLD]
         result.sort(key=itemgetter(1), reverse=True)  # stable, as Language.__lt__ with reverse
         return result
 
 
-def _estimate(vectors: list, n: int, support: list[int], pick, settle: bool) -> list[float]:
+def _estimate(vectors: list, n: int, support: list[int], pick, stop: _Stop | None) -> list[float]:
     """Detector._detect_block's seven trials, over the languages in ``support`` (each vector
     seen through ``pick``) plus one shared value for every other language, whose n-gram
     probabilities are all 0. Same draws, same products in the same order, same left-to-right
@@ -279,13 +280,18 @@ def _estimate(vectors: list, n: int, support: list[int], pick, settle: bool) -> 
         else:
             full = prob
         langprob = [acc + (p / total) / _N_TRIAL for acc, p in zip(langprob, full)]
-        if settle and trial < _N_TRIAL:
-            top, second = nlargest(2, langprob)
-            if top - second > (_N_TRIAL - trial) / _N_TRIAL + 1e-9:
-                break  # the rest could add at most 1/7 each to the runner-up
+        if stop is not None and trial < _N_TRIAL and stop(langprob, trial):
+            break
     return langprob
 
 
+def _settled(langprob: list[float], trial: int) -> bool:
+    """The leader can no longer be overtaken: the other trials add at most 1/7 each."""
+    top, second = nlargest(2, langprob)
+    return top - second > (_N_TRIAL - trial) / _N_TRIAL + 1e-9
+
+
+_Stop = Callable[[list[float], int], bool]
 _lock = threading.Lock()
 _model_instance: _Model | None = None
 
@@ -319,7 +325,24 @@ def other_languages(text: str, lang: str) -> list[str] | None:
     return _model().other_languages(text, lang)
 
 
+def confident_other(text: str, not_lang: str, at_least: float) -> str | None:
+    """The language ``get_probabilities(text)`` ranks first, when it is not ``not_lang`` and
+    its probability is ``at_least`` (> 0.5) or more; else None. Trials stop once ``not_lang``
+    holds more than ``1 - at_least``: the seven trials' probabilities sum to 1, so then no
+    other language can reach ``at_least``. Raises NoFeatures where detection would."""
+    model = _model()
+    index = model._index.get(not_lang)
+
+    def decided(langprob: list[float], trial: int) -> bool:
+        return index is not None and langprob[index] > 1.0 - at_least + 1e-9
+
+    ranked = model.ranked(text, decided)
+    if ranked and ranked[0][0] != not_lang and ranked[0][1] >= at_least:
+        return ranked[0][0]
+    return None
+
+
 def detect_language(text: str) -> str:
     """``Detector.detect()``: the top language, ``'unknown'`` if none passes the threshold."""
-    ranked = _model().ranked(text, settle=True)
+    ranked = _model().ranked(text, _settled)
     return ranked[0][0] if ranked else _UNKNOWN_LANG

@@ -99,7 +99,7 @@ def identify(text: str, is_nfc: bool = False) -> Identification:
     if len(candidates) == 1:
         return Identification(candidates[0], script, "script")
     language, method = _within_script(text, candidates)
-    if method in ("cld2", "words", "ngrams", "fallback"):
+    if method in ("cld2", "words", "ngrams", "fallback") and language in _markers():
         neighbour = _neighbour_language(_tokens(text), language, candidates)
         if neighbour is not None:
             return Identification(neighbour, script, "markers")
@@ -328,18 +328,13 @@ def _ngram_language(text: str, candidates: tuple[str, ...]) -> str | None:
     if _tokens(text).total() < _PRIOR_CHECK_WORDS:
         return None
     sample = text[:_MAX_CHARS]
-    from indicifeval.text.langdetect_fast import NoFeatures, get_probabilities
+    from indicifeval.text.langdetect_fast import NoFeatures, confident_other
 
     try:
-        ranked = get_probabilities(sample)
+        lang = confident_other(sample, _CLD2_PRIOR, _PRIOR_CHECK_CONFIDENCE)
     except NoFeatures:
         return None
-    if not ranked:
-        return None
-    lang, p = ranked[0]
-    if lang != _CLD2_PRIOR and lang in candidates and p >= _PRIOR_CHECK_CONFIDENCE:
-        return lang
-    return None
+    return lang if lang in candidates else None
 
 
 def _cld2_ranking(text: str, candidates: tuple[str, ...]) -> list[str]:
