@@ -327,7 +327,7 @@ def other_languages(text: str, lang: str) -> list[str] | None:
 
 def confident_other(text: str, not_lang: str, at_least: float) -> str | None:
     """The language ``get_probabilities(text)`` ranks first, when it is not ``not_lang`` and
-    its probability is ``at_least`` (> 0.5) or more; else None. Trials stop once ``not_lang``
+    its probability is ``at_least`` or more; else None. Trials stop once ``not_lang``
     holds more than ``1 - at_least``: the seven trials' probabilities sum to 1, so then no
     other language can reach ``at_least``. Raises NoFeatures where detection would."""
     model = _model()

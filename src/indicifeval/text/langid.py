@@ -9,7 +9,10 @@ An Indic script wins over Latin unless Latin letters are at least 70 % of the le
 Indic answer with English technical terms is still Indic (a Han, kana or Hangul character
 counts for three letters). Inside a script, data decides before the model where it can:
 distinctive letters, distinctive word endings, and function words, which outvote CLD2 when
-it calls a sentence made of them another language because of a few (English) names.
+it calls a sentence made of them another language because of a few (English) names. After
+the model, two checks: a sentence CLD2 calls English (its prior for short Latin text) goes to
+langdetect's n-grams when they are confident of another candidate, and close neighbours
+(Danish, Norwegian, Swedish; Bulgarian, Russian) are told apart by marker words and endings.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ _PRIOR_CHECK_CONFIDENCE = 0.7
 class Identification:
     language: str | None  # None: no letters at all
     script: str | None
-    method: str  # "script", "letters", "words", "endings", "cld2", "ngrams", "fallback", "empty"
+    method: str  # "script", "letters", "words", "endings", "cld2", "ngrams", "markers", "fallback", "empty"
 
 
 @cache
