@@ -3,6 +3,8 @@
 Every comparison is against a fresh ``DetectorFactory`` with seed 0 and the bundled profiles:
 the top language (``detect``), the full ranking with probabilities (``get_probabilities``,
 compared with ``==`` on floats), and "No features in text." exactly where langdetect raises.
+Each test runs twice: with the estimation in Python and in the compiled kernel (skipped where
+it is not built, unless ``INDICIFEVAL_REQUIRE_KERNEL=1``, as in CI).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import operator
+import os
 import random
 import sys
 
@@ -17,12 +20,32 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from indicifeval.text import langdetect_compat
+from indicifeval.text import langdetect_compat, langdetect_fast
 from indicifeval.text.langdetect_fast import NoFeatures, detect_language, get_probabilities
 from indicifeval.text.variants import LOOSE_CUTS
 from tests.conftest import shared_path
 
 NO_FEATURES = ("raises", "No features in text.")
+
+
+try:
+    from indicifeval.text import _langdetect_kernel as KERNEL
+except ImportError:
+    KERNEL = None
+
+
+@pytest.fixture(autouse=True, params=["python", "compiled"])
+def estimation(request, monkeypatch):
+    """The estimation each test runs with."""
+    if request.param == "python":
+        monkeypatch.setattr(langdetect_fast, "_kernel", None)
+    elif KERNEL is None:
+        if os.environ.get("INDICIFEVAL_REQUIRE_KERNEL"):
+            pytest.fail("the compiled kernel (indicifeval.text._langdetect_kernel) is not built")
+        pytest.skip("the compiled kernel is not built here")
+    else:
+        monkeypatch.setattr(langdetect_fast, "_kernel", KERNEL)
+    return request.param
 
 
 @pytest.fixture(scope="module")
@@ -310,3 +333,23 @@ def test_confident_other_is_the_full_ranking_read_early(reference_factory):
             assert got == want, (text[:60], lang, at_least)
             answered += got is not None
     assert answered > 50
+
+
+def test_the_kernel_asks_for_more_of_the_stream_when_it_runs_out(estimation, monkeypatch):
+    """With too few pre-drawn words the kernel says so (None) and more are drawn, from the start
+    of Random(0)'s stream again: the answer is the one a full stream gives."""
+    if estimation != "compiled":
+        pytest.skip("the compiled kernel only")
+    text = SCRIPT_SENTENCES["hi"] + " " + _english(random.Random(3), 200)
+    model = langdetect_fast._model()
+    vectors, n = model.features(text).vectors, model.n_langs
+    assert KERNEL.estimate(vectors, n, b"", None) is None
+    assert KERNEL.estimate(vectors, n, random.Random(0).getrandbits(32 * 40).to_bytes(160, "little"), None) is None
+    expected = get_probabilities(text)
+    monkeypatch.setattr(langdetect_fast, "_words", b"")
+    assert get_probabilities(text) == expected
+    assert len(langdetect_fast._words) >= 4 << 16
+    with pytest.raises(ValueError, match="one float per language"):
+        KERNEL.estimate([[0.5, 0.5]], n, langdetect_fast._words, None)
+    with pytest.raises(ZeroDivisionError):  # the stop hook's own error comes back as it is
+        KERNEL.estimate(vectors, n, langdetect_fast._words, lambda langprob, trial: 1 / 0)

@@ -21,6 +21,10 @@ are applied in one pass per language with the same left-to-right product. A lang
 the text's n-grams has is only ever multiplied by alpha / 10000, so all such languages share
 one value, kept once; and ``detect`` stops after the trial from which the leader can no longer
 be overtaken, since a trial adds at most 1/7 to any language.
+
+Where the optional compiled kernel (``_langdetect_kernel``, built by ``setup.py``) is
+installed, the estimation runs there instead, as langdetect writes it, over every language;
+``INDICIFEVAL_PURE_PYTHON=1`` turns it off. Both give the same floats.
 """
 
 from __future__ import annotations
@@ -36,10 +40,20 @@ from functools import partial, reduce
 from heapq import nlargest
 from math import ulp
 from operator import add, itemgetter
+from types import ModuleType
 
 from indicifeval.text.langdetect_ngrams import Extractor, Features
 
-__all__ = ["NoFeatures", "confident_other", "detect_language", "get_probabilities", "knows", "other_languages"]
+_kernel: ModuleType | None
+try:
+    from indicifeval.text import _langdetect_kernel as _kernel
+except ImportError:  # built without a compiler: the Python estimation below
+    _kernel = None
+if os.environ.get("INDICIFEVAL_PURE_PYTHON"):
+    _kernel = None
+
+__all__ = ["NoFeatures", "compiled", "confident_other", "detect_language", "get_probabilities", "knows",
+           "other_languages"]
 
 # langdetect.detector.Detector's constants.
 _ALPHA_DEFAULT = 0.5
@@ -188,6 +202,8 @@ class _Model:
         found = self.features(text)
         vectors, mask = found.vectors, found.mask
         n = self.n_langs
+        if _kernel is not None and _getrandbits_choice():
+            return _compiled_estimate(vectors, n, stop)
         support = [j for j in range(n) if mask >> j & 1]
         if not support or len(support) * 4 > n * 3:
             return _estimate(vectors, n, list(range(n)), lambda v: v, stop)
@@ -214,7 +230,7 @@ def _estimate(vectors: list, n: int, support: list[int], pick, stop: _Stop | Non
     gauss = rng.gauss
     count = len(vectors)
     picked: list = [None] * count
-    if random.Random._randbelow is random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+    if _getrandbits_choice():
         # random.choice's draw, inlined: k = n.bit_length() bits until one is below n.
         getrandbits = rng.getrandbits
         bits = count.bit_length()
@@ -285,6 +301,27 @@ def _estimate(vectors: list, n: int, support: list[int], pick, stop: _Stop | Non
     return langprob
 
 
+def _getrandbits_choice() -> bool:
+    """Whether ``random.choice`` draws ``getrandbits(n.bit_length())`` until below n (the
+    compiled kernel and the inlined draw rely on it)."""
+    return random.Random._randbelow is random.Random._randbelow_with_getrandbits  # type: ignore[attr-defined]
+
+
+_words = b""  # Random(0)'s first 32-bit outputs, little-endian: the same for every text
+
+
+def _compiled_estimate(vectors: list, n: int, stop: _Stop | None) -> list[float]:
+    """The kernel's estimation, with more of Random(0)'s stream drawn when it runs out."""
+    global _words
+    while True:
+        words = _words
+        result = _kernel.estimate(vectors, n, words, stop)  # type: ignore[union-attr]
+        if result is not None:
+            return result
+        k = max(1 << 16, len(words) // 2)  # twice as many words as before
+        _words = random.Random(_SEED).getrandbits(32 * k).to_bytes(4 * k, "little")
+
+
 def _settled(langprob: list[float], trial: int) -> bool:
     """The leader can no longer be overtaken: the other trials add at most 1/7 each."""
     top, second = nlargest(2, langprob)
@@ -312,6 +349,11 @@ def _model() -> _Model:
 def get_probabilities(text: str) -> list[tuple[str, float]]:
     """``Detector.get_probabilities()`` as (lang, prob) pairs; raises NoFeatures where it would."""
     return _model().ranked(text)
+
+
+def compiled() -> bool:
+    """Whether the estimation runs in the compiled kernel."""
+    return _kernel is not None and _getrandbits_choice()
 
 
 def knows(lang: str) -> bool:

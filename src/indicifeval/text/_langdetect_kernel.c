@@ -1,0 +1,273 @@
+/* langdetect 1.0.9's estimation (Detector._detect_block's seven trials), compiled.
+
+   The pure-Python version is indicifeval.text.langdetect_fast._estimate; this one runs the
+   same algorithm, literally as langdetect writes it, over all languages: the same draws from
+   random.Random(0), the same floating-point operations in the same order. It is optional:
+   without a compiler the package installs without it and the Python version is used.
+
+   Random(0)'s stream of 32-bit outputs is the same for every text, so Python passes it in,
+   pre-drawn (Random(0).getrandbits(32 * k) as k little-endian words), and this code consumes
+   it as random.Random would: random() takes two words, getrandbits(b) for b <= 32 one word
+   shifted right by 32 - b, choice() draws getrandbits(n.bit_length()) until below n, and
+   gauss() makes two values from two random() calls and keeps the second for its next call.
+
+   Build with floating-point contraction off (setup.py passes -ffp-contract=off): a fused
+   multiply-add would round differently from Python. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define N_TRIAL 7
+#define ITERATION_LIMIT 1000
+#define CONV_THRESHOLD 0.99999
+#define ALPHA_DEFAULT 0.5
+#define ALPHA_WIDTH 0.05
+#define BASE_FREQ 10000.0
+#define TWOPI (2.0 * 3.141592653589793)
+
+typedef struct {
+    const unsigned char *bytes;
+    Py_ssize_t n_words;
+    Py_ssize_t pos;
+    int has_gauss_next;
+    double gauss_next;
+} Stream;
+
+/* 0 when the pre-drawn words are used up (the caller draws more and asks again). */
+static int next_word(Stream *s, uint32_t *out)
+{
+    const unsigned char *b;
+    if (s->pos >= s->n_words)
+        return 0;
+    b = s->bytes + 4 * s->pos++;
+    *out = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    return 1;
+}
+
+/* random.Random.random(): 53 bits from two words. */
+static int next_random(Stream *s, double *out)
+{
+    uint32_t a, b;
+    if (!next_word(s, &a) || !next_word(s, &b))
+        return 0;
+    *out = ((double)(a >> 5) * 67108864.0 + (double)(b >> 6)) * (1.0 / 9007199254740992.0);
+    return 1;
+}
+
+/* random.Random.gauss(0.0, 1.0). */
+static int next_gauss(Stream *s, double *out)
+{
+    volatile double z, scaled;
+    double u1, u2, x2pi, g2rad;
+    if (s->has_gauss_next) {
+        z = s->gauss_next;
+        s->has_gauss_next = 0;
+    } else {
+        if (!next_random(s, &u1))
+            return 0;
+        x2pi = u1 * TWOPI;
+        if (!next_random(s, &u2))
+            return 0;
+        g2rad = sqrt(-2.0 * log(1.0 - u2));
+        z = cos(x2pi) * g2rad;
+        s->gauss_next = sin(x2pi) * g2rad;
+        s->has_gauss_next = 1;
+    }
+    scaled = z * 1.0; /* mu + z * sigma, two roundings as in Python */
+    *out = 0.0 + scaled;
+    return 1;
+}
+
+/* random.Random.choice's index: getrandbits(bits) until below count. */
+static int next_index(Stream *s, Py_ssize_t count, int shift, Py_ssize_t *out)
+{
+    uint32_t w;
+    Py_ssize_t r;
+    do {
+        if (!next_word(s, &w))
+            return 0;
+        r = (Py_ssize_t)(w >> shift);
+    } while (r >= count);
+    *out = r;
+    return 1;
+}
+
+/* The n-gram's profile vector as doubles, converted the first time it is drawn. */
+static double *row(PyObject *vectors, Py_ssize_t r, Py_ssize_t n, double *rows, unsigned char *ready)
+{
+    double *v = rows + r * n;
+    if (!ready[r]) {
+        PyObject *item = PyList_GET_ITEM(vectors, r);
+        Py_ssize_t j;
+        if (!PyList_Check(item) || PyList_GET_SIZE(item) != n) {
+            PyErr_SetString(PyExc_ValueError, "every vector must be a list with one float per language");
+            return NULL;
+        }
+        for (j = 0; j < n; j++) {
+            v[j] = PyFloat_AsDouble(PyList_GET_ITEM(item, j));
+            if (v[j] == -1.0 && PyErr_Occurred())
+                return NULL;
+        }
+        ready[r] = 1;
+    }
+    return v;
+}
+
+static PyObject *to_list(const double *values, Py_ssize_t n)
+{
+    PyObject *list = PyList_New(n);
+    Py_ssize_t j;
+    if (list == NULL)
+        return NULL;
+    for (j = 0; j < n; j++) {
+        PyObject *f = PyFloat_FromDouble(values[j]);
+        if (f == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, j, f);
+    }
+    return list;
+}
+
+/* 1: ran all trials or stop said so, 0: words used up, -1: a Python error is set. */
+static int run_trials(PyObject *vectors, Py_ssize_t n, Stream *s, PyObject *stop, double *langprob,
+                      double *prob, double *rows, unsigned char *ready)
+{
+    Py_ssize_t count = PyList_GET_SIZE(vectors), j, r;
+    int bits = 0, shift, trial, i;
+    double g, weight, sump, maxp, p, *v;
+    volatile double spread;
+
+    while (bits < 32 && ((size_t)count >> bits) != 0)
+        bits++;
+    shift = 32 - bits;
+    for (trial = 1; trial <= N_TRIAL; trial++) {
+        for (j = 0; j < n; j++)
+            prob[j] = 1.0 / (double)n;
+        if (!next_gauss(s, &g))
+            return 0;
+        spread = g * ALPHA_WIDTH;
+        weight = (ALPHA_DEFAULT + spread) / BASE_FREQ;
+        for (i = 0;; i++) {
+            if (!next_index(s, count, shift, &r))
+                return 0;
+            v = row(vectors, r, n, rows, ready);
+            if (v == NULL)
+                return -1;
+            for (j = 0; j < n; j++)
+                prob[j] *= weight + v[j];
+            if (i % 5 == 0) {
+                sump = 0.0;
+                for (j = 0; j < n; j++)
+                    sump += prob[j];
+                if (sump == 0.0) {
+                    PyErr_SetString(PyExc_ZeroDivisionError, "float division by zero");
+                    return -1;
+                }
+                maxp = 0.0;
+                for (j = 0; j < n; j++) {
+                    p = prob[j] / sump;
+                    if (maxp < p)
+                        maxp = p;
+                    prob[j] = p;
+                }
+                if (maxp > CONV_THRESHOLD || i >= ITERATION_LIMIT)
+                    break;
+            }
+        }
+        for (j = 0; j < n; j++)
+            langprob[j] += prob[j] / N_TRIAL;
+        if (stop != Py_None && trial < N_TRIAL) {
+            PyObject *list = to_list(langprob, n), *answer;
+            int done;
+            if (list == NULL)
+                return -1;
+            answer = PyObject_CallFunction(stop, "Oi", list, trial);
+            Py_DECREF(list);
+            if (answer == NULL)
+                return -1;
+            done = PyObject_IsTrue(answer);
+            Py_DECREF(answer);
+            if (done < 0)
+                return -1;
+            if (done)
+                break;
+        }
+    }
+    return 1;
+}
+
+PyDoc_STRVAR(estimate_doc,
+"estimate(vectors, n, words, stop) -> list[float] | None\n\n"
+"langdetect's averaged probabilities over n languages for a text whose n-grams' profile\n"
+"vectors are ``vectors`` (lists of n floats, in langdetect's order), drawing from ``words``\n"
+"(Random(0)'s 32-bit outputs as little-endian bytes). ``stop(langprob, trial)`` (or None) may\n"
+"end the trials early. None when ``words`` ran out: call again with more.");
+
+static PyObject *estimate(PyObject *self, PyObject *args)
+{
+    PyObject *vectors, *stop, *result = NULL;
+    Py_ssize_t n, count;
+    Py_buffer words;
+    Stream s;
+    double *langprob = NULL, *prob = NULL, *rows = NULL;
+    unsigned char *ready = NULL;
+    int status;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!ny*O", &PyList_Type, &vectors, &n, &words, &stop))
+        return NULL;
+    count = PyList_GET_SIZE(vectors);
+    if (n <= 0 || count <= 0 || (size_t)count > 0xFFFFFFFFu) {
+        PyErr_SetString(PyExc_ValueError, "need at least one language and one vector");
+        goto done;
+    }
+    if ((size_t)count > PY_SSIZE_T_MAX / sizeof(double) / (size_t)n) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    s.bytes = (const unsigned char *)words.buf;
+    s.n_words = words.len / 4;
+    s.pos = 0;
+    s.has_gauss_next = 0;
+    s.gauss_next = 0.0;
+    langprob = (double *)calloc((size_t)n, sizeof(double));
+    prob = (double *)malloc((size_t)n * sizeof(double));
+    rows = (double *)malloc((size_t)count * (size_t)n * sizeof(double));
+    ready = (unsigned char *)calloc((size_t)count, 1);
+    if (langprob == NULL || prob == NULL || rows == NULL || ready == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    status = run_trials(vectors, n, &s, stop, langprob, prob, rows, ready);
+    if (status > 0)
+        result = to_list(langprob, n);
+    else if (status == 0)
+        result = Py_NewRef(Py_None);
+done:
+    free(langprob);
+    free(prob);
+    free(rows);
+    free(ready);
+    PyBuffer_Release(&words);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"estimate", estimate, METH_VARARGS, estimate_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_langdetect_kernel",
+    "langdetect's estimation, compiled; see indicifeval.text.langdetect_fast.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__langdetect_kernel(void)
+{
+    return PyModule_Create(&module);
+}
