@@ -135,6 +135,7 @@ def test_english_from_cld2_is_checked_against_ngrams(text, lang):
     [
         ("Tjenesten blev stoppet, fordi konfigurationen er ugyldig", "da"),  # blev, -tion
         ("Kunne ikke åbne filen, da stien er ugyldig", "da"),  # åbne
+        ("Kunne ikke omdøbe filen til det nye navn", "da"),  # listed omdøbe, though ø is in both
         ("Tjenesten ble stoppet fordi konfigurasjonen er ugyldig", "no"),
         ("Programmet har allerede blitt installert på maskinen", "no"),
         ("Valget er ikke tilgjengelig i denne versjonen", "no"),
@@ -145,6 +146,18 @@ def test_english_from_cld2_is_checked_against_ngrams(text, lang):
 )
 def test_close_neighbours_are_told_apart_by_markers(text, lang):
     assert identify(text).language == lang
+
+
+def test_a_listed_marker_word_outranks_the_spelling_rules():
+    from indicifeval.text.langid import _markers, _marks
+
+    table = _markers()
+    da, no = table["da"], table["no"]
+    assert _marks("omdøbe", da, no) == 1  # listed Danish; ø is a letter both write
+    assert _marks("forkert", da, no) == 1  # listed Danish; -ert is a Norwegian ending
+    assert _marks("konfigurert", da, no) == -1  # the ending alone
+    assert _marks("ikke", da, no) == 0  # listed by both
+    assert _marks("filen", da, no) == 0
 
 
 def test_neighbour_markers_are_well_formed():

@@ -288,7 +288,21 @@ class _Markers:
     contains: tuple[str, ...]
 
     def has(self, word: str) -> bool:
-        return word in self.words or word.endswith(self.endings) or any(c in word for c in self.contains)
+        return word in self.words or self.spelt(word)
+
+    def spelt(self, word: str) -> bool:
+        """Marked by an ending or a letter (a rule), rather than listed."""
+        return word.endswith(self.endings) or any(c in word for c in self.contains)
+
+
+def _marks(word: str, mine: _Markers, theirs: _Markers) -> int:
+    """+1 when the word marks ``mine`` and not ``theirs``, -1 the other way, else 0. A listed
+    word outranks the spelling rules: Danish *omdøbe* has the ø both write, Danish *forkert*
+    the ending -ert of Norwegian, and both are Danish."""
+    listed_mine, listed_theirs = word in mine.words, word in theirs.words
+    if listed_mine or listed_theirs:
+        return listed_mine - listed_theirs
+    return mine.spelt(word) - theirs.spelt(word)
 
 
 @cache
@@ -306,7 +320,7 @@ def _neighbour_language(tokens: Counter[str], chosen: str, candidates: tuple[str
     """A close neighbour of the chosen language (Norwegian for Danish, Russian for Bulgarian)
     that the text's words mark as its own: CLD2 and the function words take messages that
     read almost alike for one another. A word counts for a language when it is one of its
-    markers and not one of the other's; the neighbour needs at least one such word and more
+    markers and not one of the other's (see ``_marks``); the neighbour needs at least one such word and more
     than twice the chosen language's."""
     table = _markers()
     mine = table.get(chosen)
@@ -317,8 +331,9 @@ def _neighbour_language(tokens: Counter[str], chosen: str, candidates: tuple[str
         theirs = table.get(other)
         if theirs is None or other not in candidates:
             continue
-        own = sum(n for w, n in tokens.items() if mine.has(w) and not theirs.has(w))
-        their = sum(n for w, n in tokens.items() if theirs.has(w) and not mine.has(w))
+        marks = [(_marks(w, mine, theirs), n) for w, n in tokens.items()]
+        own = sum(n for m, n in marks if m > 0)
+        their = sum(n for m, n in marks if m < 0)
         if their >= 2 * own + 1 and their > best_count:
             best, best_count = other, their
     return best
