@@ -10,6 +10,10 @@
         # program messages that the system's packages carry (gettext catalogs, LC_MESSAGES/*.mo),
         # full of English names (GTK, D-Bus, URI, options); by length 3-6 words and sentence,
         # and apart, sentences without command-line syntax (options, brackets, CAPS, paths)
+    python benchmarks/langid_accuracy.py --lingua lingua-py/language-testdata
+        # the lingua-py test set (git clone https://github.com/pemistahl/lingua-py): single
+        # words, word pairs and sentences of web text (names, dates, lost accents, some
+        # mojibake), for every language we tell apart; totals for the Indic languages and the rest
 """
 
 from __future__ import annotations
@@ -149,7 +153,27 @@ def gettext_texts(root: Path, per_language: int = 1500) -> list[dict]:
     return texts
 
 
-def foreign_table(identify, texts: list[dict], show_errors: bool) -> None:
+_LINGUA_KINDS = {"single-words": "1 word", "word-pairs": "2 words", "sentences": "sentence"}
+_LINGUA_CODES = {"nb": "no"}  # Bokmål; its Nynorsk file (nn) is left out, as gettext's is not
+
+
+def lingua_texts(root: Path) -> list[dict]:
+    """Every line of lingua-py's ``<kind>/<lang>.txt`` for the languages we tell apart."""
+    from indicifeval.languages import list_languages
+    from indicifeval.languages.profile import world_languages
+
+    known = set(world_languages()) | set(list_languages())
+    texts = []
+    for folder, kind in _LINGUA_KINDS.items():
+        for path in sorted((root / folder).glob("*.txt")):
+            lang = _LINGUA_CODES.get(path.stem, path.stem)
+            if lang in known:
+                texts += [{"lang": lang, "kind": kind, "text": line.strip()}
+                          for line in path.open(encoding="utf-8") if line.strip()]
+    return texts
+
+
+def foreign_table(identify, texts: list[dict], show_errors: bool, kinds: tuple[str, ...] = _FOREIGN_KINDS) -> None:
     table: dict = defaultdict(lambda: [0, 0])
     wrong: dict = defaultdict(lambda: defaultdict(int))
     examples = []
@@ -164,7 +188,17 @@ def foreign_table(identify, texts: list[dict], show_errors: bool) -> None:
             examples.append((t["lang"], got, t["text"][:90]))
     notes = {lang: ", ".join(f"{k} {v}" for k, v in sorted(got.items(), key=lambda kv: -kv[1])[:3])
              for lang, got in wrong.items()}
-    print_table(table, _FOREIGN_KINDS, "all", notes)
+    print_table(table, kinds, "all", notes)
+    from indicifeval.languages import list_languages
+
+    indic = set(list_languages()) - {"en"}
+    for name, chosen in (("Indic", lambda lang: lang in indic), ("others", lambda lang: lang not in indic)):
+        cells = []
+        for kind in kinds:
+            ok = sum(v[0] for (lang, k), v in table.items() if k == kind and chosen(lang))
+            n = sum(v[1] for (lang, k), v in table.items() if k == kind and chosen(lang))
+            cells.append(f"{100 * ok / n:6.1f}% of {n:<6}" if n else " " * 18)
+        print(f"{name:10}" + "".join(c.rjust(18) for c in cells))
     if show_errors:
         for e in examples:
             print(*e)
@@ -185,11 +219,16 @@ def main() -> None:
     parser.add_argument("--errors", action="store_true", help="list misidentified texts")
     parser.add_argument("--corpus", type=Path, help="a folder of <lang>.jsonl real documents")
     parser.add_argument("--gettext", type=Path, help="a locale folder of gettext catalogs, e.g. /usr/share/locale")
+    parser.add_argument("--lingua", type=Path, help="lingua-py's language-testdata folder")
     args = parser.parse_args()
     from indicifeval.text.langid import identify_language
 
     if args.gettext:
         foreign_table(identify_language, gettext_texts(args.gettext), args.errors)
+        return
+
+    if args.lingua:
+        foreign_table(identify_language, lingua_texts(args.lingua), args.errors, tuple(_LINGUA_KINDS.values()))
         return
 
     if args.corpus:

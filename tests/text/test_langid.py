@@ -148,6 +148,27 @@ def test_close_neighbours_are_told_apart_by_markers(text, lang):
     assert identify(text).language == lang
 
 
+@pytest.mark.parametrize(
+    "text,lang",
+    [
+        ("Pri dodrzeni podminek skladovani je vyrobek pouzitelny", "cs"),  # CLD2: Slovak, read as Czech
+        ("Dupa ce am terminat lucrul, am plecat acasa sa ma odihnesc", "ro"),  # not French: si, sa, dupa
+        ("Har ni flera olika alternativ att välja mellan?", "sv"),
+    ],
+)
+def test_text_written_without_its_accents_or_with_neighbour_words(text, lang):
+    assert identify(text).language == lang
+
+
+def test_where_cld2_names_no_candidate_langdetect_guesses(monkeypatch):
+    from indicifeval.text import langid
+
+    monkeypatch.setattr(langid, "_cld2_ranking", lambda text, candidates: [])
+    assert identify("Вчера видях стария си учител").language == "bg"  # not ru, the first candidate
+    assert identify("Dneska jsme byli v kine a film byl opravdu hrozny").language == "cs"  # not en
+    assert identify("12345 67890").method in ("fallback", "empty", "script")
+
+
 def test_a_listed_marker_word_outranks_the_spelling_rules():
     from indicifeval.text.langid import _markers, _marks
 

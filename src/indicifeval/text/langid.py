@@ -130,6 +130,9 @@ def _within_script(text: str, candidates: tuple[str, ...]) -> tuple[str, str]:
             return other, "ngrams"
     if best is not None:
         return best, "cld2"
+    guessed = _ngram_guess(text, candidates)  # CLD2 named none of the candidates
+    if guessed is not None:
+        return guessed, "ngrams"
     return candidates[0], "fallback"
 
 
@@ -353,6 +356,18 @@ def _ngram_language(text: str, candidates: tuple[str, ...]) -> str | None:
     except NoFeatures:
         return None
     return lang if lang in candidates else None
+
+
+def _ngram_guess(text: str, candidates: tuple[str, ...]) -> str | None:
+    """langdetect's most likely candidate, where CLD2 named none (short Bulgarian it leaves
+    unknown, Czech without its accents it calls Slovenian)."""
+    from indicifeval.text.langdetect_fast import NoFeatures, get_probabilities
+
+    try:
+        ranked = get_probabilities(text[:_MAX_CHARS])
+    except NoFeatures:
+        return None
+    return next((lang for lang, _ in ranked if lang in candidates), None)
 
 
 def _cld2_ranking(text: str, candidates: tuple[str, ...]) -> list[str]:
