@@ -45,6 +45,13 @@ def test_build_review_finalize_publish_and_run(tmp_path, capsys):
     assert _review_everything(review, "asha", set()) and _review_everything(review, "ravi", disputed)
     for store in review.stores:
         store.close()
+    from indicifeval.build.review.store import ReviewStore
+
+    reader = ReviewStore(folders[0], read_only=True)  # as the build report reads it
+    progress = reader.progress()
+    reader.close()
+    assert set(progress) == {"asha", "ravi"}
+    assert all(assigned == done > 0 for assigned, done in progress.values())
 
     argv = [str(f) for f in folders]
     assert main(["build", "review", "export", *argv]) == 0

@@ -49,23 +49,19 @@ def _findings(folders: list[BuildFolder]) -> Table:
 
 
 def _review(folders: list[BuildFolder]) -> Table:
-    import sqlite3
+    from indicifeval.build.review.store import ReviewStore
 
     rows = []
     for build in folders:
-        path = build.folder / REVIEW_DB
-        if not path.is_file():
+        if not (build.folder / REVIEW_DB).is_file():
             continue
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        store = ReviewStore(build.folder, read_only=True)
         try:
-            assigned = Counter(a for (a,) in db.execute("SELECT annotator FROM assignments"))
-            done = Counter(a for (a,) in db.execute(
-                "SELECT DISTINCT item_id || '|' || annotator FROM verdicts WHERE withdrawn = 0 AND adjudication = 0"))
+            progress = store.progress()
         finally:
-            db.close()
-        by_annotator = Counter(key.rsplit("|", 1)[1] for key in done)
-        for name in sorted(set(assigned) | set(by_annotator)):
-            rows.append(Row([build.language, name, assigned[name], by_annotator[name]]))
+            store.close()
+        for name, (assigned, done) in progress.items():
+            rows.append(Row([build.language, name, assigned, done]))
     return Table("review", "Review progress", [Column("language", "language"), Column("annotator"),
                                                Column("assigned"), Column("done")], rows,
                  note="" if rows else "No review yet.")

@@ -43,13 +43,19 @@ def now_iso() -> str:
 class ReviewStore:
     """One build folder's ``review/review.sqlite``; safe to use from the server's threads."""
 
-    def __init__(self, folder: str | Path):
+    def __init__(self, folder: str | Path, read_only: bool = False):
+        """``read_only``: open an existing database without creating or changing anything
+        (reports read it while the server may be writing)."""
         self.folder = Path(folder)
         path = self.folder / REVIEW_DB
+        self._lock = threading.Lock()
+        if read_only:
+            self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+            self._db.row_factory = sqlite3.Row
+            return
         ensure_folder(path.parent)
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.row_factory = sqlite3.Row
-        self._lock = threading.Lock()
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
@@ -119,6 +125,15 @@ class ReviewStore:
 
     def assignments(self) -> set[str]:
         return {r["item_id"] for r in self._run("SELECT DISTINCT item_id FROM assignments")}
+
+    def progress(self) -> dict[str, tuple[int, int]]:
+        """annotator -> (items assigned, items with a standing verdict of their own)."""
+        assigned = {r["annotator"]: r["n"] for r in self._run(
+            "SELECT annotator, COUNT(*) AS n FROM assignments GROUP BY annotator")}
+        done = {r["annotator"]: r["n"] for r in self._run(
+            "SELECT annotator, COUNT(DISTINCT item_id) AS n FROM verdicts WHERE withdrawn = 0 AND adjudication = 0 "
+            "GROUP BY annotator")}
+        return {name: (assigned.get(name, 0), done.get(name, 0)) for name in sorted(set(assigned) | set(done))}
 
     # -- verdicts -----------------------------------------------------------------------------
     def save(self, verdict: HumanVerdict) -> None:
