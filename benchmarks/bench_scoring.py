@@ -235,6 +235,9 @@ def main() -> None:
     configs = [(mode, w) for mode in ("fixed", "paper") for w in counts]
     print(f"workload: {15 * args.rows} rows (15 languages x {args.rows}), 1-4 instructions, "
           f"150-600 words; {cores} cores; scoring only (inputs already in memory)")
+    from indicifeval.text.langdetect_fast import compiled
+
+    print(f"langdetect's estimation: {'compiled' if compiled() else 'pure Python (kernel not built, or turned off)'}")
     print("pass = share of instructions followed (strict, fixed mode differs from paper mode); "
           "CPU = user + system of the process and its workers")
     print(f"{'mode':6} {'workers':>7} {'rows':>6} {'instr':>6} {'pass':>5} {'wall s':>7} {'CPU s':>6} "
