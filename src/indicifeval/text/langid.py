@@ -37,6 +37,7 @@ _FUNCTION_WORD_SHARE = 0.2
 _CLD2_PRIOR = "en"
 _PRIOR_CHECK_WORDS = 6
 _PRIOR_CHECK_CONFIDENCE = 0.7
+_GUESS_WORDS = 3  # voting words before langdetect guesses where CLD2 named no candidate
 
 
 @dataclass(frozen=True)
@@ -360,7 +361,11 @@ def _ngram_language(text: str, candidates: tuple[str, ...]) -> str | None:
 
 def _ngram_guess(text: str, candidates: tuple[str, ...]) -> str | None:
     """langdetect's most likely candidate, where CLD2 named none (short Bulgarian it leaves
-    unknown, Czech without its accents it calls Slovenian)."""
+    unknown, Czech without its accents it calls Slovenian), from three voting words on: below
+    that it calls short English terms ("Pre-Base Forms", one voting word) Czech or Finnish,
+    and the script's first language is the better guess."""
+    if _tokens(text).total() < _GUESS_WORDS:
+        return None
     from indicifeval.text.langdetect_fast import NoFeatures, get_probabilities
 
     try:
