@@ -291,9 +291,6 @@ class _Markers:
     endings: tuple[str, ...]
     contains: tuple[str, ...]
 
-    def has(self, word: str) -> bool:
-        return word in self.words or self.spelt(word)
-
     def spelt(self, word: str) -> bool:
         """Marked by an ending or a letter (a rule), rather than listed."""
         return word.endswith(self.endings) or any(c in word for c in self.contains)
@@ -324,8 +321,8 @@ def _neighbour_language(tokens: Counter[str], chosen: str, candidates: tuple[str
     """A close neighbour of the chosen language (Norwegian for Danish, Russian for Bulgarian)
     that the text's words mark as its own: CLD2 and the function words take messages that
     read almost alike for one another. A word counts for a language when it is one of its
-    markers and not one of the other's (see ``_marks``); the neighbour needs at least one such word and more
-    than twice the chosen language's."""
+    markers and not one of the other's (see ``_marks``); the neighbour needs at least one such
+    word and more than twice the chosen language's."""
     table = _markers()
     mine = table.get(chosen)
     if mine is None:
