@@ -58,6 +58,9 @@ def _score_slice(start: int, step: int, mode: str) -> list[RowScore]:
     return _score_chunk(_JOBS[start::step], mode)
 
 
+_MANY = 200  # rows from which models are loaded up front (and workers used, when asked for)
+
+
 def score_rows(
     pairs: list[tuple[Row, str | None]],
     scoring: ScoringMode | str = ScoringMode.FIXED,
@@ -68,15 +71,25 @@ def score_rows(
     mode = ScoringMode(scoring).value
     # Resolve every row's arguments first: a kwarg error stops the run before any work is done.
     jobs = [(row, response, resolve_row(row, ScoringMode(mode))) for row, response in pairs]
-    if workers <= 1 or len(jobs) < 200:
-        serial = []
-        for row, response, args in jobs:
-            serial.append(score_row(row, response, mode, args))
-            if on_progress:
-                on_progress(1)
-        return serial
-    for rules in {get_rules(row.language, row.subset, mode) for row, _ in pairs}:
-        rules.warm_up()  # load models once here; forked workers inherit them
+    many = len(jobs) >= _MANY
+    if many:
+        for rules in {get_rules(row.language, row.subset, mode) for row, _ in pairs}:
+            rules.warm_up()  # load models once here; forked workers inherit them
+    if workers <= 1 or not many:
+        if many:
+            # The inputs and the models stay alive throughout: the collector's full passes
+            # need not walk them again and again (5-8% of the CPU time of a large file).
+            gc.freeze()
+        try:
+            serial = []
+            for row, response, args in jobs:
+                serial.append(score_row(row, response, mode, args))
+                if on_progress:
+                    on_progress(1)
+            return serial
+        finally:
+            if many:
+                gc.unfreeze()
     n_chunks = min(len(jobs), workers * 8)
     # Interleaved chunks, so languages with costlier checks (English) spread over all workers.
     results: list[list[RowScore]] = [[] for _ in range(n_chunks)]
