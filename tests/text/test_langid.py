@@ -169,6 +169,22 @@ def test_where_cld2_names_no_candidate_langdetect_guesses(monkeypatch):
     assert identify("12345 67890").method in ("fallback", "empty", "script")
 
 
+@pytest.mark.parametrize(
+    "text,cld2_says,lang",
+    [
+        ("सः अत्र एव अस्ति इति मन्ये", "hi", "sa"),  # Sanskrit's function words outvote a wrong CLD2
+        ("यह किताब मेरे भाई की है और वह इसे पढ़ना नहीं चाहता", "sa", "hi"),
+        ("आज मी बाजारात जाणार आहे आणि फळे आणणार आहे", "hi", "mr"),
+        ("म आज बजार जाँदैछु र त्यहाँबाट फलफूल पनि ल्याउनेछु", "hi", "ne"),
+    ],
+)
+def test_devanagari_function_words_outvote_cld2(monkeypatch, text, cld2_says, lang):
+    from indicifeval.text import langid
+
+    monkeypatch.setattr(langid, "_cld2_ranking", lambda text, candidates: [cld2_says])
+    assert identify(text).language == lang
+
+
 def test_a_listed_marker_word_outranks_the_spelling_rules():
     from indicifeval.text.langid import _markers, _marks
 
