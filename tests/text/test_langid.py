@@ -185,6 +185,20 @@ def test_devanagari_function_words_outvote_cld2(monkeypatch, text, cld2_says, la
     assert identify(text).language == lang
 
 
+@pytest.mark.parametrize(
+    "text,cld2_says,lang",
+    [
+        ("índice de memoria excedido para el bloque base", "pt", "es"),  # el: a marker, too few to vote
+        ("índice de memória excedido para um bloco base", "es", "pt"),  # um
+    ],
+)
+def test_spanish_and_portuguese_markers(monkeypatch, text, cld2_says, lang):
+    from indicifeval.text import langid
+
+    monkeypatch.setattr(langid, "_cld2_ranking", lambda text, candidates: [cld2_says])
+    assert (identify(text).language, identify(text).method) == (lang, "markers")
+
+
 def test_a_listed_marker_word_outranks_the_spelling_rules():
     from indicifeval.text.langid import _markers, _marks
 
