@@ -100,8 +100,13 @@ static double *row(PyObject *vectors, Py_ssize_t r, Py_ssize_t n, double *rows, 
 {
     double *v = rows + r * n;
     if (!ready[r]) {
-        PyObject *item = PyList_GET_ITEM(vectors, r);
+        PyObject *item;
         Py_ssize_t j;
+        if (r >= PyList_GET_SIZE(vectors)) { /* the stop hook shortened the list */
+            PyErr_SetString(PyExc_ValueError, "the vectors changed during the estimation");
+            return NULL;
+        }
+        item = PyList_GET_ITEM(vectors, r);
         if (!PyList_Check(item) || PyList_GET_SIZE(item) != n) {
             PyErr_SetString(PyExc_ValueError, "every vector must be a list with one float per language");
             return NULL;
@@ -265,6 +270,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_langdetect_kernel",
     "langdetect's estimation, compiled; see indicifeval.text.langdetect_fast.", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__langdetect_kernel(void)
