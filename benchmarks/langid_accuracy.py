@@ -154,7 +154,7 @@ def gettext_texts(root: Path, per_language: int = 1500) -> list[dict]:
 
 
 _LINGUA_KINDS = {"single-words": "1 word", "word-pairs": "2 words", "sentences": "sentence"}
-_LINGUA_CODES = {"nb": "no"}  # Bokmål; its Nynorsk file (nn) is left out, as gettext's is not
+_LINGUA_CODES = {"nb": "no"}  # its Bokmål file is our Norwegian; its Nynorsk file (nn) is left out
 
 
 def lingua_texts(root: Path) -> list[dict]:
