@@ -5,8 +5,9 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,21 @@ def _score_slice(start: int, step: int, mode: str) -> list[RowScore]:
 _MANY = 200  # rows from which models are loaded up front (and workers used, when asked for)
 
 
+@contextmanager
+def _frozen(active: bool) -> Iterator[None]:
+    """The objects alive now (inputs, models) kept out of the collector's passes while the
+    rows are scored: its full passes need not walk them again and again (5-8% of the CPU
+    time of a large file), and forked workers do not copy the pages it would touch."""
+    if not active:
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def score_rows(
     pairs: list[tuple[Row, str | None]],
     scoring: ScoringMode | str = ScoringMode.FIXED,
@@ -76,20 +92,13 @@ def score_rows(
         for rules in {get_rules(row.language, row.subset, mode) for row, _ in pairs}:
             rules.warm_up()  # load models once here; forked workers inherit them
     if workers <= 1 or not many:
-        if many:
-            # The inputs and the models stay alive throughout: the collector's full passes
-            # need not walk them again and again (5-8% of the CPU time of a large file).
-            gc.freeze()
-        try:
-            serial = []
+        serial = []
+        with _frozen(many):
             for row, response, args in jobs:
                 serial.append(score_row(row, response, mode, args))
                 if on_progress:
                     on_progress(1)
-            return serial
-        finally:
-            if many:
-                gc.unfreeze()
+        return serial
     n_chunks = min(len(jobs), workers * 8)
     # Interleaved chunks, so languages with costlier checks (English) spread over all workers.
     results: list[list[RowScore]] = [[] for _ in range(n_chunks)]
@@ -98,10 +107,9 @@ def score_rows(
     context = multiprocessing.get_context("fork" if forked else None)
     global _JOBS
     _JOBS = jobs if forked else []
-    if forked:
-        gc.freeze()  # the collector leaves the inherited objects alone: fewer copied pages per worker
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        # frozen, the inherited objects are left alone by the collector: fewer copied pages per worker
+        with _frozen(forked), ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             if forked:  # the workers have the jobs already: send each only where its slice starts
                 mapped = pool.map(_score_slice, range(n_chunks), [n_chunks] * n_chunks, [mode] * n_chunks)
             else:
@@ -113,8 +121,6 @@ def score_rows(
                     on_progress(len(result))
     finally:
         _JOBS = []
-        if forked:
-            gc.unfreeze()
     out: list[Any] = [None] * len(pairs)
     for i, result in enumerate(results):
         out[i::n_chunks] = result

@@ -208,7 +208,7 @@ class _Model:
         found = self.features(text)
         vectors, mask = found.vectors, found.mask
         n = self.n_langs
-        if _kernel is not None and _getrandbits_choice():
+        if compiled():
             return _compiled_estimate(vectors, n, stop)
         support = [j for j in range(n) if mask >> j & 1]
         if not support or len(support) * 4 > n * 3:

@@ -260,13 +260,7 @@ def _word_vote(text: str, candidates: tuple[str, ...], ranking: list[str]) -> st
     if model_choice in leaders:
         return None
     if len(leaders) > 1:
-        from indicifeval.text.langdetect_fast import NoFeatures, get_probabilities
-
-        try:
-            ranked = [lang for lang, _ in get_probabilities(text[:_MAX_CHARS])]
-        except NoFeatures:
-            ranked = []
-        order = ranking + [c for c in ranked if c not in ranking]
+        order = ranking + [c for c in _langdetect_ranking(text) if c not in ranking]
 
         def own(c: str) -> int:  # its words that none of the other leaders has
             others = frozenset().union(*(table[o] for o in leaders if o != c))
@@ -363,13 +357,18 @@ def _ngram_guess(text: str, candidates: tuple[str, ...]) -> str | None:
     and the script's first language is the better guess."""
     if _tokens(text).total() < _GUESS_WORDS:
         return None
+    return next((lang for lang in _langdetect_ranking(text) if lang in candidates), None)
+
+
+def _langdetect_ranking(text: str) -> list[str]:
+    """The languages langdetect ranks above its threshold for the text's start, most likely
+    first; none where it finds nothing to judge."""
     from indicifeval.text.langdetect_fast import NoFeatures, get_probabilities
 
     try:
-        ranked = get_probabilities(text[:_MAX_CHARS])
+        return [lang for lang, _ in get_probabilities(text[:_MAX_CHARS])]
     except NoFeatures:
-        return None
-    return next((lang for lang, _ in ranked if lang in candidates), None)
+        return []
 
 
 def _cld2_ranking(text: str, candidates: tuple[str, ...]) -> list[str]:
