@@ -45,9 +45,9 @@ def write_corpus(path: Path, n: int, seed: int = 0) -> None:
 
 def measure(corpus: str, stage: str, workers: int, keywords: str | None) -> dict:
     """One pass in this process (the parent runs each in a fresh one)."""
-    from indicifeval.build.executors import create_executor
-    from indicifeval.build.ground.corpus import list_shards
-    from indicifeval.build.ground.mining import (
+    from indicifeval.builder.executors import create_executor
+    from indicifeval.builder.ground.corpus import list_shards
+    from indicifeval.builder.ground.mining import (
         FeatureTask,
         VocabTask,
         map_features,

@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", default="1,8,32", help="requests in flight, comma-separated (default 1,8,32)")
     args = parser.parse_args(argv)
 
-    from indicifeval.build.trans.pipeline import EngineSpec, build_trans
+    from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
     from indicifeval.languages import get_profile
     from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig
     from indicifeval.testing.fake_translator import FakeTranslator

@@ -28,9 +28,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from starlette.testclient import TestClient
 
-    from indicifeval.build.review.app import create_app
-    from indicifeval.build.review.serve import export_verdicts, open_review, write_agreement
-    from indicifeval.build.trans.pipeline import EngineSpec, build_trans
+    from indicifeval.builder.review.app import create_app
+    from indicifeval.builder.review.serve import export_verdicts, open_review, write_agreement
+    from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
 
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:

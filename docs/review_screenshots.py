@@ -26,7 +26,7 @@ def main() -> int:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    from indicifeval.build.trans.pipeline import EngineSpec, build_trans
+    from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
 
     here = Path(__file__).resolve().parent
     with tempfile.TemporaryDirectory() as tmp:

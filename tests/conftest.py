@@ -36,3 +36,17 @@ def shared_path(*parts) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not available (../shared is absent)")
     return path
+
+
+_SEEN_MODULES: set[str] = set()
+
+
+def pytest_collectreport(report):
+    """Record every test module pytest collected (or skipped as a whole, e.g. for a missing
+    optional dependency): tests/test_collection.py checks that none was left out."""
+    if report.nodeid.endswith(".py") and report.outcome in ("passed", "skipped"):
+        _SEEN_MODULES.add(report.nodeid.split("::")[0])
+
+
+def seen_modules() -> set[str]:
+    return set(_SEEN_MODULES)

@@ -6,7 +6,7 @@ from pathlib import Path
 import indicifeval
 
 LAYERS = ["_version", "core", "records", "languages", "text", "checkers", "dataset", "scoring", "lmeval", "runs",
-          "testing", "build", "reports", "cli"]
+          "testing", "builder", "reports", "cli"]
 ROOT = Path(indicifeval.__file__).parent
 
 

@@ -195,7 +195,7 @@ def test_real_nepali_trans_rows_against_the_english_source():
 
 
 def test_a_build_folder_is_validated_against_its_own_source(tmp_path):
-    from indicifeval.build.trans.pipeline import EngineSpec, build_trans
+    from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
 
     out = tmp_path / "build"
     build_trans(out, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), until="assemble")

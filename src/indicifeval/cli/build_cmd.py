@@ -46,14 +46,14 @@ def forced_stages(args: argparse.Namespace) -> list[str]:
 
 
 def _engine_classes() -> dict:
-    from indicifeval.build.trans.engines import ENGINES, options_class
+    from indicifeval.builder.trans.engines import ENGINES, options_class
 
     return {name: options_class(name) for name in ENGINES}
 
 
 def _register_trans(verbs: argparse._SubParsersAction) -> None:
-    from indicifeval.build.trans.engines import DEFAULT_PROMPT, ENGINES
-    from indicifeval.build.trans.pipeline import STAGES
+    from indicifeval.builder.trans.engines import DEFAULT_PROMPT, ENGINES
+    from indicifeval.builder.trans.pipeline import STAGES
     from indicifeval.cli.option_flags import add_option_flags
 
     t = verbs.add_parser("trans", formatter_class=HelpFormatter, help="build the Trans split of a language",
@@ -79,8 +79,8 @@ def _register_trans(verbs: argparse._SubParsersAction) -> None:
 
 
 def build_trans(args: argparse.Namespace) -> int:
-    from indicifeval.build.trans.pipeline import EngineSpec
-    from indicifeval.build.trans.pipeline import build_trans as run_pipeline
+    from indicifeval.builder.trans.pipeline import EngineSpec
+    from indicifeval.builder.trans.pipeline import build_trans as run_pipeline
     from indicifeval.cli.option_flags import option_values
     from indicifeval.cli.output import console, err_console, progress_bar
     from indicifeval.runs.requests import SamplingSettings
@@ -118,7 +118,7 @@ def _short(value) -> str:
 def show_status(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from indicifeval.build import BuildFolder
+    from indicifeval.builder import BuildFolder
     from indicifeval.cli.output import console
 
     build = BuildFolder(args.folder)

@@ -11,9 +11,9 @@ WAITING = 3  # exit code while a batch file waits to be run and imported
 
 
 def register(verbs: argparse._SubParsersAction) -> None:
-    from indicifeval.build.executors import EXECUTORS
-    from indicifeval.build.ground.generate import TRANSPORTS
-    from indicifeval.build.ground.pipeline import STAGES, MiningOptions
+    from indicifeval.builder.executors import EXECUTORS
+    from indicifeval.builder.ground.generate import TRANSPORTS
+    from indicifeval.builder.ground.pipeline import STAGES, MiningOptions
     from indicifeval.cli.build_cmd import add_stage_flags
     from indicifeval.cli.option_flags import add_option_flags
     from indicifeval.runs.backends.options import OPTIONS
@@ -54,8 +54,8 @@ def register(verbs: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from indicifeval.build.ground.generate import BatchPending
-    from indicifeval.build.ground.pipeline import Generator, MiningOptions, build_ground
+    from indicifeval.builder.ground.generate import BatchPending
+    from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
     from indicifeval.cli.build_cmd import forced_stages, show_status
     from indicifeval.cli.option_flags import option_values
     from indicifeval.cli.output import console, err_console, progress_bar

@@ -71,8 +71,8 @@ def register(verbs: argparse._SubParsersAction) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from indicifeval.build.review.serve import open_review, read_annotators
-    from indicifeval.build.review.serve import serve as run
+    from indicifeval.builder.review.serve import open_review, read_annotators
+    from indicifeval.builder.review.serve import serve as run
     from indicifeval.cli.output import console, err_console
 
     review = open_review(args.folders, read_annotators(args.annotators), args.overlap, args.seed)
@@ -87,7 +87,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
-    from indicifeval.build.review.serve import export_verdicts
+    from indicifeval.builder.review.serve import export_verdicts
     from indicifeval.cli.output import console
 
     for folder in args.folders:
@@ -99,7 +99,7 @@ def export(args: argparse.Namespace) -> int:
 def agreement(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from indicifeval.build.review.serve import write_agreement
+    from indicifeval.builder.review.serve import write_agreement
     from indicifeval.cli.output import console
 
     names = ("raw_agreement", "cohen_kappa", "fleiss_kappa", "krippendorff_alpha", "gwet_ac1")
@@ -121,7 +121,7 @@ def agreement(args: argparse.Namespace) -> int:
 
 
 def finalize(args: argparse.Namespace) -> int:
-    from indicifeval.build.release.finalize import finalize as run
+    from indicifeval.builder.release.finalize import finalize as run
     from indicifeval.cli.output import console
 
     report = run([Path(f) for f in args.folders], Path(args.out), drop_incorrect=args.drop_incorrect,
@@ -131,7 +131,7 @@ def finalize(args: argparse.Namespace) -> int:
 
 
 def publish(args: argparse.Namespace) -> int:
-    from indicifeval.build.release.publish import publish as run
+    from indicifeval.builder.release.publish import publish as run
     from indicifeval.cli.output import console
 
     files = run(Path(args.release), push=args.push, revision=args.revision, token_env=args.token_env)

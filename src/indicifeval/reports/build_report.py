@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from indicifeval.build.project import BuildFolder
+from indicifeval.builder.project import BuildFolder
 from indicifeval.core.files import atomic_writer
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.records.layout import REVIEW_AGREEMENT, REVIEW_DB, TRANS_VALIDATION
@@ -49,7 +49,7 @@ def _findings(folders: list[BuildFolder]) -> Table:
 
 
 def _review(folders: list[BuildFolder]) -> Table:
-    from indicifeval.build.review.store import ReviewStore
+    from indicifeval.builder.review.store import ReviewStore
 
     rows = []
     for build in folders:

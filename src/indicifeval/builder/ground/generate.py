@@ -1,0 +1,117 @@
+"""The generate stage's two routes to the same log (``ground/generations.jsonl``):
+
+* ``online``: every request through a runs backend (OpenAI-compatible server, vLLM, hf,
+  mock) by the resumable core: one record per reply as it arrives, resumed after a kill,
+  failures asked again;
+* ``openai-batch`` / ``gemini-batch``: the requests still missing are exported as the
+  provider's batch file (the OpenAI one also runs on local GPUs with ``vllm run-batch``); the
+  result files given with ``--import`` are reconciled by key into the same log, and whatever
+  is still missing is exported again. Until nothing is missing the stage waits
+  (``BatchPending``), and the rows stage does not run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from indicifeval.builder.ground.requests import request_hash
+from indicifeval.builder.stages import StageContext
+from indicifeval.core.errors import IndicIFEvalError
+from indicifeval.records import Generation, GenerationTask
+from indicifeval.runs.backends import Backend
+from indicifeval.runs.requests import GenerationRequest, SamplingSettings
+from indicifeval.runs.resumable import Job, execute
+from indicifeval.runs.resumable import plan as plan_jobs
+
+TRANSPORTS = ("online", "openai-batch", "gemini-batch")
+
+
+class BatchPending(IndicIFEvalError):
+    """Some replies are not in yet: a batch file waits to be run and imported."""
+
+
+@dataclass
+class GenerateSpec:
+    """How the generate stage reaches a model (not part of the stage's identity: where the
+    replies come from does not change what was asked)."""
+
+    transport: str = "online"
+    model: str = ""
+    backend: Callable[[], Backend] | None = None  # online: made when there is something to ask
+    backend_name: str = "mock"
+    imports: list[str] = field(default_factory=list)  # batch: result files to import
+
+
+def _request(task: GenerationTask, backend_name: str) -> GenerationRequest:
+    params = dict(task.params)
+    gen_kwargs: dict[str, Any] = {}
+    if backend_name == "openai" and task.response_schema:
+        gen_kwargs["response_format"] = {"type": "json_schema",
+                                         "json_schema": {"name": "ground_prompt", "schema": task.response_schema,
+                                                         "strict": True}}
+    settings = SamplingSettings(max_tokens=int(params.get("max_tokens", 2048)),
+                                temperature=float(params.get("temperature", 0.9)),
+                                top_p=float(params.get("top_p", 0.95)), seed=int(params.get("seed", 0)),
+                                gen_kwargs=gen_kwargs)
+    return GenerationRequest(task.uid, task.messages, settings)
+
+
+def _missing(tasks: list[GenerationTask], latest: dict[str, dict]) -> list[GenerationTask]:
+    out = []
+    for task in tasks:
+        record = latest.get(task.uid)
+        if record is None or not Generation.from_json(record).usable_for(request_hash(task)):
+            out.append(task)
+    return out
+
+
+def generate(ctx: StageContext, tasks: list[GenerationTask], log_name: str) -> dict[str, int]:
+    spec: GenerateSpec = ctx.engine or GenerateSpec()
+    log = ctx.log(log_name)
+    latest = log.latest() if log.exists() else {}
+    if spec.transport == "online":
+        pending = _missing(tasks, latest)
+        if pending:
+            if spec.backend is None:
+                raise IndicIFEvalError("the online transport needs a backend (--backend)")
+            backend = spec.backend()
+            jobs = [Job(_request(t, spec.backend_name), request_hash(t)) for t in pending]
+            with ctx.bar("replies", len(jobs)) as advance:
+                execute(backend, plan_jobs(jobs, latest).todo, log, on_progress=advance)
+        latest = log.latest()
+        failed = sum(1 for t in tasks if (latest.get(t.uid) or {}).get("error"))
+        return {"requests": len(tasks), "asked": len(pending), "failed": failed}
+    return _batch(ctx, spec, tasks, log, latest)
+
+
+def _batch(ctx: StageContext, spec: GenerateSpec, tasks: list[GenerationTask], log, latest) -> dict[str, int]:
+    from indicifeval.builder.ground.batch import export_batch, import_batch
+
+    hashes = {t.uid: request_hash(t) for t in tasks}
+    counts = {"requests": len(tasks), "imported": 0, "malformed": 0, "unknown": 0}
+    if spec.imports:
+        result = import_batch(spec.transport, spec.imports, hashes)
+        fresh = [g for g in result.generations
+                 if not (latest.get(g.uid) and Generation.from_json(latest[g.uid]).usable_for(hashes[g.uid]))]
+        with log:
+            for generation in fresh:
+                log.append(generation.to_json())
+        counts.update(imported=len(fresh), malformed=len(result.malformed), unknown=len(result.unknown))
+        latest = log.latest()
+    pending = _missing(tasks, latest)
+    counts["missing"] = len(pending)
+    if pending:
+        batch_dir = ctx.folder / "ground" / "batch"
+        number = len(list(batch_dir.glob(f"{spec.transport}-requests-*.jsonl"))) + 1 if batch_dir.is_dir() else 1
+        name = f"ground/batch/{spec.transport}-requests-{number:03d}.jsonl"
+        export_batch(spec.transport, pending, spec.model, ctx.output(name))
+        how = ("vllm run-batch -i FILE -o OUT --model MODEL, or the OpenAI Batch API"
+               if spec.transport == "openai-batch" else "Gemini batch mode")
+        raise BatchPending(f"{len(pending)} of {len(tasks)} replies are missing: run {Path(ctx.folder) / name} "
+                           f"({how}), then run this command again with --import RESULTS.jsonl")
+    return counts
+
+
+__all__ = ["TRANSPORTS", "BatchPending", "GenerateSpec", "generate"]

@@ -1,0 +1,139 @@
+"""``build ground``: the Ground pipeline in a build folder, stage by stage, for any language
+with a profile: a corpus (local JSONL/Parquet or a hub path) to validated Ground rows."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from indicifeval.builder.ground import stages as ground_stages
+from indicifeval.builder.ground.corpus import HUB_PREFIX
+from indicifeval.builder.ground.generate import TRANSPORTS, GenerateSpec
+from indicifeval.builder.ground.select import load_plan
+from indicifeval.builder.project import BuildFolder, StageRecord
+from indicifeval.builder.stages import run_stage
+from indicifeval.core.errors import InputError
+from indicifeval.languages import get_profile
+from indicifeval.runs.backends import Backend, create_backend
+from indicifeval.runs.backends.mock import MockBackend
+
+STAGES = ("shards", "vocab", "features", "select", "requests", "generate", "rows")
+SHARD_STAGES = ("vocab", "features")
+
+
+@dataclass
+class MiningOptions:
+    """How the corpus is mined (each part of the identity of the stage it affects)."""
+
+    top_k: int = 500
+    min_length: int = 4
+    min_df: int = 2
+    max_chars: int = 1000
+    shard_bytes: int = 64 << 20
+
+
+@dataclass
+class Generator:
+    """The LLM that writes the prompts: a backend for ``online``, a model name for batch files."""
+
+    engine: str = "mock"
+    model: str = "fake"
+    options: dict[str, Any] = field(default_factory=dict)
+    transport: str = "online"
+    imports: list[str] = field(default_factory=list)
+    backend: Backend | None = None  # a ready backend (tests, the Python API)
+
+    def make_backend(self) -> Callable[[], Backend]:
+        def make() -> Backend:
+            if self.backend is not None:
+                return self.backend
+            answers = str(self.options.get("answers", ""))
+            if self.engine == "mock" and answers.startswith("fake"):
+                fake = importlib.import_module("indicifeval.testing.fake_prompt_writer")
+                writer = fake.FakePromptWriter(float(answers.partition(":")[2] or 0))
+                return MockBackend(self.model, script=lambda request: writer(request.messages[-1]["content"]))
+            return create_backend(self.engine, self.model, self.options)
+
+        return make
+
+    def spec(self) -> GenerateSpec:
+        return GenerateSpec(self.transport, self.model, self.make_backend() if self.transport == "online" else None,
+                            self.engine, list(self.imports))
+
+
+def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path | None, generator: Generator, *,
+                 executor: str = "processes", workers: int | None = None, ray_address: str | None = None,
+                 mining: MiningOptions | None = None, revision: str | None = None, until: str | None = None,
+                 force: Iterable[str] = (), overwrite: bool = False,
+                 on_stage: Callable[[str, StageRecord], None] | None = None,
+                 progress: Callable[[str, int], Any] | None = None) -> dict[str, StageRecord]:
+    """Run the Ground pipeline in ``out`` up to ``until`` (default: all); returns each stage's
+    record. A batch transport stops at ``generate`` (``BatchPending``) until its results are
+    imported."""
+    from indicifeval.builder.executors import EXECUTORS, create_executor
+
+    profile = get_profile(language)
+    if not profile.is_indic:
+        raise InputError(f"{language}: Ground rows are built for an Indic language profile", field="lang")
+    if executor not in EXECUTORS:
+        raise InputError(f"unknown executor {executor!r}; choose from {', '.join(EXECUTORS)}", field="executor")
+    if generator.transport not in TRANSPORTS:
+        raise InputError(f"unknown transport {generator.transport!r}; choose from {', '.join(TRANSPORTS)}",
+                         field="transport")
+    if until is not None and until not in STAGES:
+        raise InputError(f"unknown stage {until!r}; the stages are {', '.join(STAGES)}", field="until")
+    forced = set(force)
+    if forced - set(STAGES):
+        raise InputError(f"unknown stage {', '.join(sorted(forced - set(STAGES)))}; the stages are "
+                         f"{', '.join(STAGES)}", field="force")
+    mining = mining or MiningOptions()
+    seed = load_plan(plan).seed  # checked now, before any work
+    build = BuildFolder(out).create(language, overwrite)
+    folder = build.folder
+    hub = corpus.startswith(HUB_PREFIX)
+    params: dict[str, dict[str, Any]] = {
+        "shards": {"corpus": corpus if hub else str(Path(corpus).resolve()), "revision": revision,
+                   "shard_bytes": mining.shard_bytes},
+        "vocab": {"language": language, "min_length": mining.min_length, "top_k": mining.top_k,
+                  "min_df": mining.min_df},
+        "features": {"language": language, "max_chars": mining.max_chars},
+        "select": {"language": language},
+        "requests": {"language": language, "seed": seed},
+        "generate": {"model": generator.model},
+        "rows": {"language": language,
+                 "provenance": {"corpus": corpus, "revision": revision, "model": generator.model}},
+    }
+    inputs: dict[str, dict[str, str | Path]] = {
+        "shards": {} if hub else {"corpus": corpus},
+        "features": {"keywords": folder / ground_stages.KEYWORDS},
+        "select": {"plan": plan} if plan is not None else {},
+        "generate": {"requests": folder / ground_stages.REQUESTS},
+    }
+    made: list[Any] = []
+
+    def shard_executor() -> Any:  # one for both shard stages (a Ray start costs seconds)
+        if not made:
+            made.append(create_executor(executor, workers, ray_address))
+        return made[0]
+
+    done: dict[str, StageRecord] = {}
+    try:
+        for name in STAGES:
+            engine: Any = shard_executor if name in SHARD_STAGES else generator.spec() if name == "generate" else None
+            record = run_stage(build, ground_stages.PIPELINE, name, inputs=inputs.get(name, {}),
+                               params=params[name], engine=engine, force=name in forced, progress=progress)
+            done[name] = record
+            if on_stage:
+                on_stage(name, record)
+            if name == until:
+                break
+    finally:
+        for made_executor in made:
+            made_executor.shutdown()
+    return done
+
+
+__all__ = ["STAGES", "Generator", "MiningOptions", "build_ground"]

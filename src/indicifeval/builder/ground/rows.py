@@ -1,0 +1,91 @@
+"""From the LLM's replies to Ground rows: each reply parsed and checked before any human sees
+it, then written in the hub's Ground schema with its kwargs stated explicitly, its tags and
+its provenance. A reply that fails a check is rejected with the reason (and the rows stage
+counts the reasons), never repaired by guesswork.
+
+Checks: the reply is the JSON object asked for and not marked unsafe; the constraint's word is
+in the prompt verbatim (the scorer's whole-word matcher); the number is stated (digits of any
+script or the profile's number words); the context slot is there exactly when the style needs
+the context (and is then replaced by it); no meta-language; the prompt is in the target
+language (the project's language identification); and the validator finds no error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import regex
+
+from indicifeval.builder.ground.answers import parse_json_answer
+from indicifeval.builder.ground.requests import templates
+from indicifeval.dataset import hub_record
+from indicifeval.dataset.validation import validate_rows
+from indicifeval.records import Generation, GenerationTask, MinedContext, Row
+from indicifeval.text.keywords import has_keyword
+from indicifeval.text.langid import identify_language
+from indicifeval.text.normalize import match_key
+
+AUTO_OK = "auto-ok"
+_NUMBER_OF = {"keywords:frequency": "frequency", "length_constraints:number_sentences": "num_sentences",
+              "length_constraints:number_paragraphs": "num_paragraphs"}
+
+
+def _word_of(task: GenerationTask) -> str | None:
+    kw = task.kwargs
+    return kw.get("keyword") or (kw.get("forbidden_words") or [None])[0] or kw.get("first_word")
+
+
+def _banned(prompt: str) -> str | None:
+    for word in templates()["banned_words"]:
+        if regex.search(r"(?<![\p{L}\p{N}])" + regex.escape(word) + r"(?![\p{L}\p{N}])", prompt, regex.IGNORECASE):
+            return word
+    return None
+
+
+def build_row(task: GenerationTask, context: MinedContext, generation: Generation | None, key: int,
+              provenance: dict[str, Any]) -> tuple[dict | None, tuple[str, str] | None]:
+    """(the row as a hub record with status and provenance, None), or (None, (kind, detail))
+    saying why the reply was rejected."""
+    if generation is None:
+        return None, ("not generated", "")
+    if generation.error:
+        return None, ("generation failed", generation.error)
+    if generation.truncated:
+        return None, ("cut at the length limit", "")
+    answer, why = parse_json_answer(generation.answer if generation.answer is not None else generation.output)
+    if answer is None:
+        return None, ("not the JSON asked for", why or "")
+    if answer.get("unsafe"):
+        return None, ("marked unsafe", "")
+    prompt = str(answer["instruction"]).strip()
+    slot = templates()["context_slot"]
+    if task.context_required != (slot in prompt):
+        return None, ("context slot missing", "") if task.context_required else \
+            ("context slot not wanted", "the style does not use the context")
+    banned = _banned(prompt)
+    if banned:
+        return None, ("meta-language", banned)
+    word = _word_of(task)
+    if word is not None and not has_keyword(match_key(prompt), word):
+        return None, ("word not in the prompt", word)
+    detected = identify_language(prompt)
+    if detected != context.language:
+        return None, ("wrong language", f"{detected or 'unknown'}, not {context.language}")
+    if task.context_required:
+        prompt = prompt.replace(slot, context.text)
+    row = Row(key, prompt, (task.instruction_id,), (dict(task.kwargs),), context.language, "ground",
+              (task.style,) if task.style else (), "src")
+    findings = validate_rows([row])
+    number = _NUMBER_OF.get(task.instruction_id)
+    for f in findings:
+        if f.is_error or (f.check == "number_stated" and number is not None):
+            return None, (f"validate {f.check}", f.message)
+    record = hub_record(row)
+    record.update(language=context.language, subset="ground", status=AUTO_OK, reasons=[],
+                  warnings=[f"validate {f.check}: {f.message}" for f in findings],
+                  provenance={**provenance, "context_id": context.id, "doc_id": context.doc_id,
+                              "shard": context.shard, "style": task.style,
+                              "context_required": task.context_required})
+    return record, None
+
+
+__all__ = ["AUTO_OK", "build_row"]

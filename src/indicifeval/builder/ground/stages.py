@@ -1,0 +1,207 @@
+"""The Ground pipeline's stages, registered with the build layer (``build.stages``):
+
+    shards -> vocab -> features -> select -> requests -> generate -> rows
+
+Shard-level stages (vocab, features) map a pure function over the shards with the chosen
+executor; each finished shard's part is written at once (atomically) and a rerun skips the
+shards whose part is there, so a kill loses at most the shards in flight. Item-level generation
+goes through the resumable core (online) or a provider batch file (export, import, re-export
+what is missing). Files, under ``ground/`` in the build folder: ``shards.json``,
+``vocab/part-*.json``, ``vocab.json``, ``keywords.jsonl`` (editable), ``features/part-*.jsonl``,
+``contexts.jsonl``, ``select-rejected.jsonl``, ``requests.jsonl``, ``generations.jsonl``,
+``batch/``, ``rows.jsonl``, ``rejected.jsonl``, ``validation.jsonl``."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+
+from indicifeval.builder.ground.corpus import Shard, list_shards
+from indicifeval.builder.ground.mining import FeatureTask, VocabPart, VocabTask, map_features, map_vocab, rank_keywords
+from indicifeval.builder.ground.requests import make_request, request_hash
+from indicifeval.builder.ground.rows import AUTO_OK, build_row
+from indicifeval.builder.ground.select import load_plan, select_contexts
+from indicifeval.builder.stages import StageContext, stage
+from indicifeval.core.errors import InputError
+from indicifeval.core.files import atomic_writer
+from indicifeval.core.jsonl import read_jsonl
+from indicifeval.dataset.validation import validate_rows
+from indicifeval.records import Generation, GenerationTask, MinedContext, layout
+
+PIPELINE = "ground"
+SHARDS, VOCAB, KEYWORDS = "ground/shards.json", "ground/vocab.json", "ground/keywords.jsonl"
+CONTEXTS, SELECT_REJECTED = "ground/contexts.jsonl", "ground/select-rejected.jsonl"
+REQUESTS, GENERATIONS = "ground/requests.jsonl", "ground/generations.jsonl"
+ROWS, REJECTED, VALIDATION = layout.GROUND_ROWS, "ground/rejected.jsonl", "ground/validation.jsonl"
+
+
+def _write_jsonl(path, records) -> None:
+    with atomic_writer(path) as fh:
+        for record in records:
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def _write_json(path, data) -> None:
+    with atomic_writer(path) as fh:
+        fh.write(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+
+
+def _write_text(path, part: dict) -> None:
+    with atomic_writer(path) as fh:
+        fh.write(part["jsonl"])
+
+
+def _lines(path) -> Iterator[dict]:
+    for _, record in read_jsonl(path):
+        yield record
+
+
+def _shards(ctx: StageContext) -> list[Shard]:
+    return [Shard.from_json(s) for s in json.loads((ctx.folder / SHARDS).read_text(encoding="utf-8"))["shards"]]
+
+
+def _map_shards(ctx: StageContext, kind: str, fn, tasks: list, write) -> int:
+    """Run ``fn`` over the shards whose part is missing; each part written as it arrives."""
+    names = [f"ground/{kind}/part-{t.shard.id}.{'json' if kind == 'vocab' else 'jsonl'}" for t in tasks]
+    for name in names:
+        ctx.output(name)  # recorded, so a forced rerun removes every part
+    todo = [i for i, name in enumerate(names) if not (ctx.folder / name).is_file()]
+    if todo:
+        executor = ctx.engine()  # shared by the shard stages; the pipeline shuts it down
+        with ctx.bar("shards", len(todo)) as advance:
+            def done(j: int, result) -> None:
+                write(ctx.folder / names[todo[j]], result)
+                advance(1)
+
+            executor.map(fn, [tasks[i] for i in todo], on_done=done, keep=False)
+    return len(todo)
+
+
+@stage("shards", pipeline=PIPELINE, help="the corpus as shards, one task each")
+def shards_stage(ctx: StageContext) -> dict[str, int]:
+    corpus = ctx.params["corpus"]
+    shards = list_shards(corpus, ctx.params.get("revision"), ctx.params["shard_bytes"])
+    _write_json(ctx.output(SHARDS), {"corpus": corpus, "revision": ctx.params.get("revision"),
+                                     "shards": [s.to_json() for s in shards]})
+    return {"shards": len(shards)}
+
+
+@stage("vocab", pipeline=PIPELINE, after=("shards",), help="word counts per shard, merged and ranked")
+def vocab_stage(ctx: StageContext) -> dict[str, int]:
+    language, min_length = ctx.params["language"], ctx.params["min_length"]
+    tasks = [VocabTask(s, language, min_length) for s in _shards(ctx)]
+    ran = _map_shards(ctx, "vocab", map_vocab, tasks, lambda path, part: _write_json(path, part.to_json()))
+    total = VocabPart()
+    for task in tasks:
+        path = ctx.folder / f"ground/vocab/part-{task.shard.id}.json"
+        total.add(VocabPart.from_json(json.loads(path.read_text(encoding="utf-8"))))
+    if total.docs == 0:
+        why = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(total.skipped.items())) or "it is empty"
+        raise InputError(f"the corpus has no usable document ({why}): each line must be a JSON object with a "
+                         f"non-empty 'text'", json.loads((ctx.folder / SHARDS).read_text(encoding="utf-8"))["corpus"])
+    keywords = rank_keywords(total, ctx.params["top_k"], min_df=ctx.params["min_df"])
+    _write_json(ctx.output(VOCAB), {"docs": total.docs, "words": len(total.tf), "skipped": total.skipped})
+    _write_jsonl(ctx.output(KEYWORDS), keywords)
+    return {"shards": len(tasks), "shards_run": ran, "documents": total.docs, "words": len(total.tf),
+            "keywords": len(keywords), **{f"skipped_{k}": v for k, v in total.skipped.items()}}
+
+
+def keyword_list(ctx: StageContext) -> tuple[str, ...]:
+    """The candidate keywords, as the (possibly hand-edited) keywords.jsonl says."""
+    words = []
+    for source, record in read_jsonl(ctx.folder / KEYWORDS):
+        word = record.get("word")
+        if not isinstance(word, str) or not word.strip():
+            raise source.error("a keyword line needs a non-empty 'word'", "word")
+        words.append(word.strip())
+    return tuple(dict.fromkeys(words))
+
+
+@stage("features", pipeline=PIPELINE, after=("vocab",), help="one feature record per document")
+def features_stage(ctx: StageContext) -> dict[str, int]:
+    keywords = keyword_list(ctx)
+    tasks = [FeatureTask(s, ctx.params["language"], keywords, ctx.params["max_chars"]) for s in _shards(ctx)]
+    ran = _map_shards(ctx, "features", map_features, tasks, _write_text)
+    return {"shards": len(tasks), "shards_run": ran, "keywords": len(keywords)}
+
+
+def _feature_records(ctx: StageContext) -> Iterator[dict]:
+    for shard in _shards(ctx):
+        yield from _lines(ctx.folder / f"ground/features/part-{shard.id}.jsonl")
+
+
+@stage("select", pipeline=PIPELINE, after=("features",), help="contexts per the plan, each re-checked")
+def select_stage(ctx: StageContext) -> dict[str, int]:
+    plan = load_plan(ctx.inputs.get("plan"))
+    rejected: list[dict] = []
+    contexts = select_contexts(_feature_records(ctx), plan, ctx.params["language"], keyword_list(ctx), rejected)
+    _write_jsonl(ctx.output(CONTEXTS), (c.to_json() for c in contexts))
+    _write_jsonl(ctx.output(SELECT_REJECTED), rejected)
+    kinds = Counter(c.features["kind"] for c in contexts)
+    return {"contexts": len(contexts), "recheck_failed": len(rejected), **dict(sorted(kinds.items()))}
+
+
+def _contexts(ctx: StageContext) -> list[MinedContext]:
+    return [MinedContext.from_json(r) for r in _lines(ctx.folder / CONTEXTS)]
+
+
+def _requests(ctx: StageContext) -> list[GenerationTask]:
+    return [GenerationTask.from_json(r) for r in _lines(ctx.folder / REQUESTS)]
+
+
+@stage("requests", pipeline=PIPELINE, after=("select",), help="one generation request per context")
+def requests_stage(ctx: StageContext) -> dict[str, int]:
+    tasks = [make_request(c, ctx.params["seed"]) for c in _contexts(ctx)]
+    _write_jsonl(ctx.output(REQUESTS), (t.to_json() for t in tasks))
+    styles = Counter("context" if t.context_required else "no_context" for t in tasks)
+    return {"requests": len(tasks), **dict(sorted(styles.items()))}
+
+
+@stage("generate", pipeline=PIPELINE, after=("requests",), help="the LLM's replies (online or batch)")
+def generate_stage(ctx: StageContext) -> dict[str, int]:
+    from indicifeval.builder.ground.generate import generate
+
+    return generate(ctx, _requests(ctx), GENERATIONS)
+
+
+@stage("rows", pipeline=PIPELINE, after=("generate",), help="replies checked and made Ground rows")
+def rows_stage(ctx: StageContext) -> dict[str, int]:
+    contexts = {c.id: c for c in _contexts(ctx)}
+    latest = ctx.log(GENERATIONS).latest() if (ctx.folder / GENERATIONS).exists() else {}
+    provenance = dict(ctx.params.get("provenance") or {})
+    rows, rejected = [], []
+    reasons: Counter[str] = Counter()
+    for key, task in enumerate(_requests(ctx), start=1):
+        record = latest.get(task.uid)
+        generation = Generation.from_json(record) if record else None
+        if generation is not None and not generation.usable_for(request_hash(task)):
+            generation = None
+        row, why = build_row(task, contexts[task.context_id], generation, key, provenance)
+        if row is not None:
+            rows.append(row)
+        elif why is not None:
+            reasons[why[0]] += 1
+            rejected.append({"uid": task.uid, "kind": why[0], "detail": why[1], "style": task.style,
+                             "instruction_id": task.instruction_id,
+                             "reply": (generation.output[:2000] if generation else None)})
+    _write_jsonl(ctx.output(ROWS), rows)
+    _write_jsonl(ctx.output(REJECTED), rejected)
+    if rows:
+        from indicifeval.dataset import load_rows
+
+        findings = validate_rows(load_rows(ctx.folder / ROWS))
+        _write_jsonl(ctx.output(VALIDATION), (f.to_json() for f in findings))
+        if any(f.is_error for f in findings):
+            raise InputError("the validator found errors in rows the rows stage accepted (a bug: please report it)",
+                             str(ctx.folder / VALIDATION))
+    else:
+        _write_jsonl(ctx.output(VALIDATION), [])
+    counts = {"requests": len(contexts), "rows": len(rows), AUTO_OK: len(rows), "rejected": len(rejected)}
+    counts.update({f"rejected: {k}": v for k, v in sorted(reasons.items())})
+    return counts
+
+
+__all__ = ["CONTEXTS", "GENERATIONS", "KEYWORDS", "PIPELINE", "REQUESTS", "ROWS", "SHARDS", "VOCAB",
+           "features_stage", "generate_stage", "requests_stage", "rows_stage", "select_stage", "shards_stage",
+           "vocab_stage"]

@@ -1,0 +1,286 @@
+"""From reviewed build folders to one release: each row gets its final human verdict (an
+adjudication, else the annotators' majority; a tie waits for an adjudicator), its release tags
+(correct/incorrect, gold/silver, parallel) and is validated with all the others before
+anything is written, so a release is whole or not made. ``release.json`` says what was left
+out and why, and what the rows were made from (each stage's engine, model and corpus)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from indicifeval._version import __version__
+from indicifeval.builder.project import BuildFolder, now_iso
+from indicifeval.checkers import SUBSETS
+from indicifeval.core.errors import InputError, OutputError, first_line
+from indicifeval.core.files import StagedFiles
+from indicifeval.core.folders import read_manifest, tool_of
+from indicifeval.core.jsonl import read_jsonl
+from indicifeval.dataset import hub_record, parse_row
+from indicifeval.dataset.rows import check_unique
+from indicifeval.dataset.validation import validate_rows
+from indicifeval.records import HumanVerdict, Row
+from indicifeval.records.layout import GROUND_ROWS, REVIEW_AGREEMENT, REVIEW_VERDICTS, TRANS_ROWS
+
+RELEASE_FORMAT = 1
+RELEASE_ROWS, RELEASE_INFO = "rows.jsonl", "release.json"
+ROW_FILES = {"trans": TRANS_ROWS, "ground": GROUND_ROWS}
+AUTO_OK, NEEDS_REVIEW = "auto-ok", "needs-review"
+CORRECT, INCORRECT, DISPUTED = "correct", "incorrect", "disputed"
+# released + dropped + disputed + unreviewed = the rows of the split; released = correct + incorrect
+COUNTS = ("released", "correct", "incorrect", "dropped", "disputed", "unreviewed")
+TIERED = {"trans": ("translation", "prompt"), "ground": ("prompt",)}  # what gold/silver qualify
+_RELEASE_TAGS = {CORRECT, INCORRECT, "parallel"}
+
+
+@dataclass
+class FinalizeReport:
+    """What ``finalize`` released and left out, per language and subset."""
+
+    out: Path
+    counts: dict[str, dict[str, dict[str, int]]]  # language -> subset -> COUNTS name -> rows
+    disputed: list[str] = field(default_factory=list)  # item ids an adjudicator has to settle
+    unmatched: list[str] = field(default_factory=list)  # verdicts about items no rows file holds
+    incorrect_with_errors: list[str] = field(default_factory=list)  # released as incorrect, validator errors
+
+    def __str__(self) -> str:
+        parts = ", ".join(f"{self.total(k)} {k}" for k in COUNTS)
+        return f"{self.out}: {parts}" + (f"; to adjudicate: {', '.join(self.disputed)}" if self.disputed else "")
+
+    def total(self, name: str) -> int:
+        return sum(c[name] for subsets in self.counts.values() for c in subsets.values())
+
+    released = property(lambda self: self.total("released"))
+    correct = property(lambda self: self.total("correct"))
+    incorrect = property(lambda self: self.total("incorrect"))
+    dropped = property(lambda self: self.total("dropped"))
+    unreviewed = property(lambda self: self.total("unreviewed"))
+
+
+@dataclass
+class _Item:
+    """The verdicts about one item: each annotator's latest, the adjudicator's latest."""
+
+    votes: dict[str, str] = field(default_factory=dict)
+    adjudication: str | None = None
+    edited: bool = False
+
+
+def final_verdict(item: _Item | None) -> str | None:
+    """correct | incorrect | disputed (a tie) | None (nobody gave a verdict)."""
+    if item is None:
+        return None
+    if item.adjudication is not None:
+        return item.adjudication
+    tally = Counter(item.votes.values())
+    if not tally:
+        return None
+    if tally[CORRECT] == tally[INCORRECT]:
+        return DISPUTED
+    return CORRECT if tally[CORRECT] > tally[INCORRECT] else INCORRECT
+
+
+def _read_verdicts(path: Path) -> tuple[dict[str, _Item], int]:
+    """item id -> its verdicts, taken in time (``at``, then file order): an annotator's later
+    record replaces theirs, the latest adjudication is the one that stands."""
+    items: dict[str, _Item] = {}
+    if not path.is_file():
+        return items, 0
+    found: list[HumanVerdict] = []
+    for source, record in read_jsonl(path):
+        try:
+            found.append(HumanVerdict.from_json(record))
+        except (TypeError, ValueError) as exc:
+            raise source.error(f"not a verdict record ({first_line(exc)})") from None
+        if found[-1].adjudication and found[-1].verdict is None:
+            raise source.error("an adjudication needs a verdict (correct or incorrect)", "verdict")
+    for verdict in sorted(found, key=lambda v: str(v.at or "")):  # stable: file order within one time
+        item = items.setdefault(str(verdict.item_id), _Item())
+        item.edited |= bool(verdict.edit)
+        if verdict.verdict is None:
+            continue
+        if verdict.adjudication:
+            item.adjudication = verdict.verdict
+        else:
+            item.votes.pop(verdict.annotator, None)
+            item.votes[verdict.annotator] = verdict.verdict
+    return items, len(found)
+
+
+@dataclass
+class _Build:
+    folder: Path
+    language: str
+    manifest: dict[str, Any]
+    rows: dict[str, list[tuple[Row, str]]]  # subset -> (row, status)
+    verdicts: dict[str, _Item]
+    verdict_records: int
+    agreement: Any
+
+
+def _read_build(folder: Path) -> _Build:
+    build = BuildFolder(folder)
+    manifest, language = build.manifest(), build.language
+    for stage in build.stages().values():
+        stale = set(stage.outputs) & set(ROW_FILES.values())
+        if stale and stage.status != "complete":
+            raise InputError(f"{', '.join(sorted(stale))} is {stage.status} (stage {stage.name!r}): run the build "
+                             f"again before releasing it", str(folder))
+    rows: dict[str, list[tuple[Row, str]]] = {}
+    for subset, name in ROW_FILES.items():
+        if not (folder / name).is_file():
+            continue
+        found = rows.setdefault(subset, [])
+        for source, record in read_jsonl(folder / name):
+            status = record.get("status")
+            if status not in (AUTO_OK, NEEDS_REVIEW):
+                raise source.error(f"status must be {AUTO_OK} or {NEEDS_REVIEW}, got {status!r:.40}", "status")
+            found.append((parse_row(record, source, language, subset), status))
+    if not rows:
+        raise InputError(f"the build folder has no rows ({' or '.join(ROW_FILES.values())})", str(folder))
+    verdicts, n = _read_verdicts(folder / REVIEW_VERDICTS)
+    agreement = None
+    if (folder / REVIEW_AGREEMENT).is_file():
+        try:
+            agreement = json.loads((folder / REVIEW_AGREEMENT).read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise InputError(f"unreadable agreement file ({first_line(exc)})", str(folder / REVIEW_AGREEMENT)) from None
+    return _Build(folder, language, manifest, rows, verdicts, n, agreement)
+
+
+def _tags(row: Row, verdict: str, tier: str | None, parallel: bool) -> tuple[str, ...]:
+    """The row's own (topic, style) tags, then the release's: earlier release tags replaced."""
+    own = [t for t in row.tags if t not in _RELEASE_TAGS and t.split(" ", 1)[0] not in ("gold", "silver")]
+    new = [verdict] + ([f"{tier} {what}" for what in TIERED[row.subset]] if tier else [])
+    return tuple(dict.fromkeys(own + new + (["parallel"] if parallel else [])))
+
+
+def _stage_summary(manifest: dict[str, Any]) -> dict[str, Any]:
+    """Each stage's engine, parameters (model, corpus...) and input hashes, without local paths."""
+    out = {}
+    for name, record in (manifest.get("stages") or {}).items():
+        identity = record.get("identity") or {}
+        inputs = {k: v.get("sha256") or f"{len(v.get('files') or {})} files"
+                  for k, v in (identity.get("inputs") or {}).items() if isinstance(v, dict)}
+        out[name] = {"status": record.get("status"), "engine": identity.get("engine"),
+                     "params": identity.get("params") or {}, "inputs": inputs}
+    return out
+
+
+def _check_out(out: Path, folders: list[Path]) -> None:
+    if any(out.resolve() == f.resolve() for f in folders):
+        raise OutputError(f"{out}: is one of the build folders; write the release elsewhere")
+    made_by = tool_of(read_manifest(out)) if out.is_dir() else None
+    if made_by is not None:
+        raise OutputError(f"{out}: holds the output of `indicifeval {made_by}`; write the release elsewhere")
+
+
+def _validate(released: list[tuple[Row, str]]) -> list[str]:
+    """Refuses a release with a validator error on a row it calls correct (or a repeated key);
+    returns the ids of incorrect rows with errors, which are released as what they are."""
+    check_unique([row for row, _ in released])
+    verdicts = {str(row.id): verdict for row, verdict in released}
+    known: list[str] = []
+    for finding in validate_rows([row for row, _ in released]):
+        if not finding.is_error:
+            continue
+        ident = str(finding.row) if finding.row else ""
+        if verdicts.get(ident) == INCORRECT:
+            known.append(ident)
+            continue
+        where = finding.where
+        raise InputError(f"{ident}: the release would hold a row the validator refuses ({finding.check}: "
+                         f"{finding.message}); fix the row or mark it incorrect in review, nothing was written",
+                         where.file if where else None, where.line if where else None)
+    return list(dict.fromkeys(known))
+
+
+def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = False,
+             accept_unreviewed: bool = False) -> FinalizeReport:
+    """Release the reviewed rows of ``build_dirs`` into ``out`` (``rows.jsonl``, ``release.json``).
+
+    A row's verdict is the adjudication if there is one, else the annotators' majority; a tie
+    is disputed and left out. Unreviewed rows are left out unless ``accept_unreviewed``: then
+    the auto-ok ones are released as correct and silver. Incorrect rows are released tagged
+    ``incorrect`` unless ``drop_incorrect``. Raises InputError (nothing written) on a bad input
+    or a row the validator refuses."""
+    folders = [Path(f) for f in build_dirs]
+    if not folders:
+        raise InputError("no build folders given")
+    out = Path(out)
+    _check_out(out, folders)
+    builds = [_read_build(f) for f in folders]
+    seen: dict[tuple[str, str], Path] = {}
+    for b in builds:
+        for subset in b.rows:
+            if (b.language, subset) in seen:
+                raise InputError(f"{b.language}/{subset} comes from two build folders ({seen[b.language, subset]} "
+                                 f"and {b.folder}); release each split from one", str(b.folder))
+            seen[b.language, subset] = b.folder
+    counts: dict[str, dict[str, dict[str, int]]] = {}
+    disputed: list[str] = []
+    unmatched: list[str] = []
+    chosen: list[tuple[Row, str, str | None]] = []
+    for b in builds:
+        ids = set()
+        for subset, rows in b.rows.items():
+            tally = counts.setdefault(b.language, {}).setdefault(subset, dict.fromkeys(COUNTS, 0))
+            for row, status in rows:
+                ident = str(row.id)
+                ids.add(ident)
+                item = b.verdicts.get(ident)
+                verdict, edited = final_verdict(item), bool(item and item.edited)
+                if verdict == DISPUTED:
+                    tally["disputed"] += 1
+                    disputed.append(ident)
+                    continue
+                if verdict is None and not (accept_unreviewed and status == AUTO_OK):
+                    tally["unreviewed"] += 1
+                    continue
+                # gold: a person edited it or confirmed it; silver: machine output accepted unseen
+                tier = "gold" if edited or verdict == CORRECT else "silver" if verdict is None else None
+                final = verdict or CORRECT
+                if final == INCORRECT and drop_incorrect:
+                    tally["dropped"] += 1
+                    continue
+                tally["released"] += 1
+                tally[final] += 1
+                chosen.append((row, final, tier))
+        unmatched += sorted(set(b.verdicts) - ids)
+    trans_languages = {b.language for b in builds if "trans" in b.rows}
+    correct_in: dict[str, set[str]] = {}
+    for row, verdict, _ in chosen:
+        if row.subset == "trans" and verdict == CORRECT:
+            correct_in.setdefault(str(row.key), set()).add(row.language)
+    parallel = {key for key, langs in correct_in.items() if langs >= trans_languages}
+    released = [(replace(row, tags=_tags(row, verdict, tier, row.subset == "trans" and str(row.key) in parallel)),
+                 verdict) for row, verdict, tier in chosen]
+    released.sort(key=lambda rv: (SUBSETS.index(rv[0].subset), rv[0].language))
+    if not released:
+        left = ", ".join(f"{sum(c[k] for s in counts.values() for c in s.values())} {k}" for k in COUNTS[3:])
+        raise InputError(f"nothing to release ({left}; {len(unmatched)} verdicts match no row)", str(folders[0]))
+    known_errors = _validate(released)
+    info = {"format_version": RELEASE_FORMAT, "tool": "release", "indicifeval_version": __version__,
+            "created_at": now_iso(), "options": {"drop_incorrect": drop_incorrect,
+                                                 "accept_unreviewed": accept_unreviewed},
+            "rows": len(released), "counts": counts, "parallel_languages": sorted(trans_languages),
+            "parallel_keys": len(parallel), "disputed": disputed, "unmatched_verdicts": unmatched,
+            "incorrect_with_errors": known_errors,
+            "builds": [{"folder": str(b.folder), "language": b.language, "subsets": list(b.rows),
+                        "rows": {s: len(r) for s, r in b.rows.items()}, "verdict_records": b.verdict_records,
+                        "agreement": b.agreement, "stages": _stage_summary(b.manifest), "manifest": b.manifest}
+                       for b in builds]}
+    with StagedFiles(out) as files:
+        with files.open(RELEASE_ROWS) as fh:
+            for row, _ in released:
+                record = {"key": row.key, "language": row.language, "subset": row.subset, **hub_record(row)}
+                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        files.write_text(RELEASE_INFO, json.dumps(info, ensure_ascii=False, indent=2) + "\n")
+    return FinalizeReport(out, counts, disputed, unmatched, known_errors)
+
+
+__all__ = ["COUNTS", "RELEASE_FORMAT", "RELEASE_INFO", "RELEASE_ROWS", "FinalizeReport", "final_verdict", "finalize"]

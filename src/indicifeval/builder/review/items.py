@@ -1,0 +1,160 @@
+"""What is reviewed: the rows of build folders as items, each with its workflow, its English
+source, the validator's findings and the automatic status; who reviews which item; and the one
+edit an annotator may make, fixing a keyword mapping (prompt and kwargs together, re-validated
+at once and written back to the build folder's rows file)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import regex
+
+from indicifeval.checkers import lexical_kwargs
+from indicifeval.core.errors import InputError
+from indicifeval.core.files import atomic_writer
+from indicifeval.core.jsonl import read_jsonl
+from indicifeval.dataset import load_rows
+from indicifeval.dataset.validation import validate_rows
+from indicifeval.records.layout import BUILD_ROWS
+
+
+@lru_cache(maxsize=1)
+def workflows() -> dict[str, Any]:
+    text = resources.files("indicifeval.builder.review").joinpath("workflows.json").read_text(encoding="utf-8")
+    return {k: v for k, v in json.loads(text).items() if not k.startswith("_")}
+
+
+def has_keywords(record: dict) -> bool:
+    return any(kw.get(name) for iid, kw in zip(record["instruction_id_list"], record["kwargs"])
+               for name in lexical_kwargs(iid) if name != "letter")
+
+
+def workflow_of(record: dict) -> str:
+    for name, flow in workflows().items():
+        applies = flow["applies"]
+        if applies["subset"] == record["subset"] and applies.get("keywords", has_keywords(record)) == \
+                has_keywords(record):
+            return name
+    raise InputError(f"no review workflow for subset {record['subset']!r}")
+
+
+def verdict_of(workflow: str, answers: dict[str, str]) -> str | None:
+    """correct when every question has an ok answer; None while a question is unanswered."""
+    ok = {q["id"]: {o["value"]: o["ok"] for o in q["options"]} for q in workflows()[workflow]["questions"]}
+    if set(ok) - set(answers) or any(answers[q] not in ok[q] for q in ok):
+        return None
+    return "correct" if all(ok[q][answers[q]] for q in ok) else "incorrect"
+
+
+def rows_file(folder: Path, subset: str) -> Path:
+    final, assembled, _ = BUILD_ROWS[subset]
+    return folder / final if (folder / final).is_file() else folder / assembled
+
+
+def _findings(records: list[dict], source: list[dict] | None) -> dict[str, list[dict]]:
+    rows = load_rows(records)
+    found: dict[str, list[dict]] = {}
+    for f in validate_rows(rows, source) if source else validate_rows(rows):
+        if f.row is not None:
+            found.setdefault(str(f.row), []).append(f.to_json())
+    return found
+
+
+def load_items(folder: str | Path) -> list[dict[str, Any]]:
+    """Every row of a build folder's Trans and Ground rows, as review items, in file order."""
+    folder = Path(folder)
+    items: list[dict[str, Any]] = []
+    for subset, (_, _, made_from) in BUILD_ROWS.items():
+        path = rows_file(folder, subset)
+        if not path.is_file():
+            continue
+        records = [r for _, r in read_jsonl(path)]
+        source = [r for _, r in read_jsonl(folder / made_from)] if made_from and (folder / made_from).is_file() \
+            else None
+        by_key = {str(r["key"]): r for r in source or []}
+        findings = _findings([_row_fields(r) for r in records], [_row_fields(r, "en") for r in source or []])
+        for record in records:
+            item_id = f"{record['language']}/{record['subset']}/{record['key']}"
+            items.append({"id": item_id, "position": len(items), "language": record["language"],
+                          "subset": record["subset"], "key": record["key"], "workflow": workflow_of(record),
+                          "row": record, "source": by_key.get(str(record["key"])),
+                          "status": record.get("status", "auto-ok"), "reasons": record.get("reasons") or [],
+                          "findings": findings.get(item_id, [])})
+    if not items:
+        raise InputError("the build folder has no rows to review (trans/rows.jsonl or ground/rows.jsonl)",
+                         str(folder))
+    return items
+
+
+def _row_fields(record: dict, language: str | None = None) -> dict:
+    keep = ("key", "prompt", "instruction_id_list", "kwargs", "tags", "resp_lang", "language", "subset")
+    out = {k: record[k] for k in keep if k in record}
+    if language and "language" not in out:
+        out.update(language=language, subset="trans")
+    return out
+
+
+def _unit(seed: int, *parts: str) -> float:
+    return int.from_bytes(hashlib.sha256("\n".join([str(seed), *parts]).encode("utf-8")).digest()[:8], "big") / 2**64
+
+
+def plan_assignments(item_ids: list[str], annotators: list[str], overlap: float,
+                     seed: int = 0) -> list[tuple[str, str]]:
+    """Each item to one annotator (in turn, in a seeded order), and a share ``overlap`` of the
+    items to a second one as well: the items agreement is measured on."""
+    if not annotators:
+        return []
+    order = sorted(item_ids, key=lambda i: _unit(seed, "order", i))
+    pairs = []
+    for n, item in enumerate(order):
+        first = n % len(annotators)
+        pairs.append((item, annotators[first]))
+        if len(annotators) > 1 and _unit(seed, "overlap", item) < overlap:
+            pairs.append((item, annotators[(first + 1) % len(annotators)]))
+    return pairs
+
+
+def fix_keyword(record: dict, old: str, new: str) -> dict:
+    """The row with keyword ``old`` mapped to ``new``: in the prompt (whole words) and in every
+    lexical kwarg that has it. Refused when ``old`` is not one of the row's keywords."""
+    old, new = old.strip(), new.strip()
+    if not old or not new or "\n" in new:
+        raise InputError("a keyword fix needs the keyword and its new form, on one line", field="keyword")
+    kwargs, found = [], False
+    for iid, kw in zip(record["instruction_id_list"], record["kwargs"]):
+        kw = dict(kw)
+        for name in lexical_kwargs(iid):
+            value = kw.get(name)
+            if isinstance(value, list) and old in value:
+                kw[name], found = [new if v == old else v for v in value], True
+            elif value == old:
+                kw[name], found = new, True
+        kwargs.append(kw)
+    if not found:
+        raise InputError(f"{old!r} is not one of this row's keywords", field="keyword")
+    pattern = regex.compile(r"(?<![\p{L}\p{M}\p{N}])" + regex.escape(old) + r"(?![\p{L}\p{M}\p{N}])")
+    return {**record, "prompt": pattern.sub(lambda m: new, record["prompt"]), "kwargs": kwargs}
+
+
+def revalidate(item: dict) -> list[dict]:
+    source = [_row_fields(item["source"], "en")] if item.get("source") else None
+    return _findings([_row_fields(item["row"])], source).get(item["id"], [])
+
+
+def write_back(folder: Path, item: dict) -> None:
+    """The fixed row into the build folder's rows file (atomically, the other rows unchanged)."""
+    path = rows_file(folder, item["subset"])
+    records = [r for _, r in read_jsonl(path)]
+    out = [item["row"] if str(r["key"]) == str(item["key"]) else r for r in records]
+    with atomic_writer(path) as fh:
+        for r in out:
+            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+
+__all__ = ["fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate", "verdict_of",
+           "workflow_of", "workflows", "write_back"]

@@ -1,0 +1,110 @@
+"""Opening build folders for review (items loaded, annotators registered, work assigned),
+serving the app, and what comes out of it: ``review/verdicts.jsonl`` and the agreement."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from indicifeval.builder.project import BuildFolder
+from indicifeval.builder.review.app import Review, create_app
+from indicifeval.builder.review.items import load_items, plan_assignments
+from indicifeval.builder.review.store import ReviewStore, token_hash
+from indicifeval.core.errors import InputError
+from indicifeval.core.files import atomic_writer
+from indicifeval.core.settings_file import read_settings
+from indicifeval.records.layout import REVIEW_AGREEMENT, REVIEW_VERDICTS
+
+ROLES = ("annotator", "admin")
+MIN_TOKEN = 16
+
+
+def read_annotators(path: str | Path) -> dict[str, tuple[str, str]]:
+    """name -> (token, role) from a JSON or YAML mapping: ``name: token`` or
+    ``name: {token: ..., role: admin}``. Tokens must be long secrets (at least 16 characters)."""
+    where = str(path)
+    data = read_settings(path, "annotators file")
+    if not isinstance(data, dict) or not data:
+        raise InputError("the annotators file maps names to tokens", where)
+    out: dict[str, tuple[str, str]] = {}
+    for name, value in data.items():
+        if isinstance(value, dict):
+            token, role = value.get("token"), value.get("role", "annotator")
+        else:
+            token, role = value, "annotator"
+        if not isinstance(token, str) or len(token) < MIN_TOKEN:
+            raise InputError(f"the token of {name!r} must be a string of at least {MIN_TOKEN} characters", where,
+                             field=str(name))
+        if role not in ROLES:
+            raise InputError(f"role must be one of {', '.join(ROLES)}", where, field=f"{name}.role")
+        out[str(name)] = (token, role)
+    tokens = [t for t, _ in out.values()]
+    if len(set(tokens)) != len(tokens):
+        raise InputError("two annotators share a token", where)
+    return out
+
+
+def open_review(folders: Sequence[str | Path], annotators: dict[str, tuple[str, str]], overlap: float = 0.2,
+                seed: int = 0) -> Review:
+    """The app's state over ``folders``: each folder's items into its store, the annotators
+    registered (hashed tokens), the items not yet assigned shared out with ``overlap``."""
+    if not 0 <= overlap <= 1:
+        raise InputError("overlap is a share of the items, from 0 to 1", field="overlap")
+    stores: list[ReviewStore] = []
+    seen: set[str] = set()
+    reviewers = [name for name, (_, role) in annotators.items() if role == "annotator"]
+    for folder in folders:
+        BuildFolder(folder).manifest()  # a build folder, or a clear error
+        store = ReviewStore(folder)
+        items = load_items(folder)
+        clash = seen & {i["id"] for i in items}
+        if clash:
+            raise InputError(f"items {', '.join(sorted(clash)[:3])} are in two build folders", str(folder))
+        seen |= {i["id"] for i in items}
+        store.put_items(items)
+        for name, (token, role) in annotators.items():
+            store.put_annotator(name, token, role)
+        taken = store.assignments()
+        store.assign(plan_assignments([i["id"] for i in items if i["id"] not in taken], reviewers, overlap, seed))
+        stores.append(store)
+    return Review(stores, {token_hash(t): (name, role) for name, (t, role) in annotators.items()})
+
+
+def serve(review: Review, host: str = "127.0.0.1", port: int = 8765) -> None:
+    import uvicorn
+
+    uvicorn.run(create_app(review), host=host, port=port, log_level="warning")
+
+
+def export_verdicts(folder: str | Path) -> tuple[Path, int]:
+    """Every standing verdict of the folder's store as ``review/verdicts.jsonl``."""
+    store = ReviewStore(folder)
+    verdicts = sorted(store.latest().values(), key=lambda v: (v.item_id, v.adjudication, v.annotator))
+    path = Path(folder) / REVIEW_VERDICTS
+    with atomic_writer(path) as fh:
+        for v in verdicts:
+            fh.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
+    store.close()
+    return path, len(verdicts)
+
+
+def write_agreement(folder: str | Path, bootstrap: int = 1000, seed: int = 0) -> tuple[Path, list[dict[str, Any]]]:
+    """Agreement per question and language from the exported verdicts, as ``review/agreement.json``."""
+    from indicifeval.builder.review.agreement import agreement_table
+    from indicifeval.core.jsonl import read_jsonl
+
+    source = Path(folder) / REVIEW_VERDICTS
+    if not source.is_file():
+        export_verdicts(folder)
+    records = [r for _, r in read_jsonl(source)]
+    table = agreement_table(records, bootstrap=bootstrap, seed=seed)
+    path = Path(folder) / REVIEW_AGREEMENT
+    with atomic_writer(path) as fh:
+        fh.write(json.dumps({"format_version": 1, "bootstrap": bootstrap, "seed": seed, "rows": table},
+                            ensure_ascii=False, indent=1) + "\n")
+    return path, table
+
+
+__all__ = ["export_verdicts", "open_review", "read_annotators", "serve", "write_agreement"]

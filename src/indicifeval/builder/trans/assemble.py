@@ -1,0 +1,116 @@
+"""A candidate row from a plan, the engine's translations and the phrase table, in the hub's
+Trans schema (all 24 kwarg names, ``resp_lang``, ``tags``), with its provenance and an
+automatic status: ``auto-ok``, or ``needs-review`` with the reasons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from indicifeval.builder.trans.plan import ANSWERS, TransPlan
+from indicifeval.builder.trans.restore import restore
+from indicifeval.checkers.instructions import copied_kwargs, kwarg_role, lexical_kwargs
+from indicifeval.dataset import hub_record
+from indicifeval.languages import LanguageProfile
+from indicifeval.records import Generation, Row
+
+AUTO_OK, NEEDS_REVIEW = "auto-ok", "needs-review"
+Lookup = dict[tuple[str, str], str]
+
+
+def unit_uid(key: Any, index: int) -> str:
+    return f"{key}/{index}"
+
+
+def span_value(span, resp_src: bool, phrases: Lookup, profile: LanguageProfile) -> str | None:
+    """What a protected span reads in the target prompt (None: the phrase table lacks it)."""
+    if span.role == "keep" or (span.keep and span.role in ("lexical", "letter")):
+        return span.text
+    if span.role == "lexical":
+        return phrases.get((span.phrase, "translate"))
+    if span.role == "letter":
+        return phrases.get((span.phrase, "letter"))
+    if span.role == "answer":
+        options = profile.constrained_responses
+        return options[ANSWERS[span.phrase]] if len(options) == 3 else None
+    if span.role == "language":
+        return profile.name_of(span.phrase)
+    return span.text
+
+
+def _kwargs(row: Row, phrases: Lookup, repeat_text: str | None, problems: list[str]) -> list[dict]:
+    keep = (row.resp_lang or "src") != "src"
+    out = []
+    for iid, kwargs in zip(row.instruction_id_list, row.kwargs):
+        new = dict(kwargs)
+        for name in lexical_kwargs(iid):
+            value = kwargs.get(name)
+            if value is None or keep:
+                continue
+            role = "letter" if kwarg_role(iid, name) == "letter" else "translate"
+            values = value if isinstance(value, list) else [value]
+            if role == "letter":
+                mapped = [phrases.get((v, "letter"), v) if v.isalpha() else v for v in values]
+            else:
+                mapped = [phrases.get((v, "translate")) for v in values]
+            if any(m is None for m in mapped):
+                problems.append(f"{iid} {name}: no translation in the phrase table")
+                mapped = [m if m is not None else v for m, v in zip(mapped, values)]
+            new[name] = mapped if isinstance(value, list) else mapped[0]
+        for name, what in copied_kwargs(iid).items():
+            if what == "request" and kwargs.get(name) is not None:
+                if repeat_text is None:
+                    problems.append(f"{iid} {name}: the request to repeat could not be assembled")
+                else:
+                    new[name] = repeat_text
+        out.append(new)
+    return out
+
+
+def assemble(plan: TransPlan, row: Row, generations: dict[str, dict], phrases: Lookup, profile: LanguageProfile,
+             provenance: dict[str, Any]) -> dict:
+    """The candidate row (a dict in the hub's schema plus ``status``, ``reasons``,
+    ``provenance``, ``language``, ``subset``)."""
+    problems = list(plan.problems)
+    resp_src = plan.resp_lang == "src"
+    values: dict[int, str] = {}
+    whole_words: set[int] = set()
+    for span in plan.spans:
+        value = span_value(span, resp_src, phrases, profile)
+        if value is None:
+            problems.append(f"{span.role} {span.phrase!r}: nothing to put in its place (phrase table)")
+            continue
+        values[span.id] = value
+        if span.role in ("lexical", "letter"):
+            whole_words.add(span.id)
+    pieces, repeat_pieces = [], []
+    for index, unit in enumerate(plan.units):
+        text = unit.text
+        if unit.translate:
+            record = generations.get(unit_uid(plan.key, index))
+            generation = Generation.from_json(record) if record else None
+            if generation is None:
+                problems.append(f"unit {index} was not translated")
+            elif generation.error:
+                problems.append(f"unit {index}: the engine failed ({generation.error})")
+            elif generation.truncated or generation.capped_from_chars is not None:
+                problems.append(f"unit {index}: the translation was cut at the length limit")
+            else:
+                text = generation.answer if generation.answer is not None else generation.output
+        here = {n: v for n, v in values.items() if f"{{{{{n}}}}}" in unit.text}
+        restored = restore(text, here, whole_words & set(here))
+        problems += [f"unit {index}: {p}" for p in restored.problems]
+        pieces += [restored.text, unit.sep]
+        if unit.repeat:
+            repeat_pieces += [restored.text, unit.sep]
+    prompt = "".join(pieces)
+    repeat_text = "".join(repeat_pieces).strip() if repeat_pieces else None
+    kwargs = _kwargs(row, phrases, repeat_text, problems)
+    translated = row.__class__(row.key, prompt, row.instruction_id_list, tuple(kwargs), profile.code, "trans",
+                               row.tags, row.resp_lang)
+    record = hub_record(translated)
+    record.update(language=profile.code, subset="trans", status=NEEDS_REVIEW if problems else AUTO_OK,
+                  reasons=problems, provenance=provenance)
+    return record
+
+
+__all__ = ["AUTO_OK", "NEEDS_REVIEW", "assemble", "span_value", "unit_uid"]

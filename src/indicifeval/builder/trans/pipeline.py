@@ -1,0 +1,130 @@
+"""``build trans``: the Trans pipeline in a build folder, stage by stage, for any language with
+a profile. The English source is the hub's ``en`` split, a local copy of it, or a JSONL file."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from indicifeval.builder.project import BuildFolder, StageRecord
+from indicifeval.builder.stages import run_stage
+from indicifeval.builder.trans import stages as trans_stages
+from indicifeval.builder.trans.engines import (
+    CHAT_ENGINES,
+    Engine,
+    create_engine,
+    options_class,
+    resolve_engine,
+    system_prompt,
+)
+from indicifeval.core.errors import InputError
+from indicifeval.dataset import load_dataset, write_rows_jsonl
+from indicifeval.languages import get_profile
+from indicifeval.runs.backends import Backend, BackendOptions
+from indicifeval.runs.backends.mock import MockBackend
+from indicifeval.runs.requests import SamplingSettings
+
+STAGES = ("plan", "pretranslate", "translate", "assemble", "validate")
+SOURCE_COPY = "trans/english.jsonl"
+ENGINE_STAGES = ("pretranslate", "translate")  # the stages that call the engine: it is their identity
+
+
+@dataclass
+class EngineSpec:
+    """Which engine translates, and how: its identity is recorded with each stage that calls it."""
+
+    name: str
+    model: str
+    options: dict[str, Any] = field(default_factory=dict)
+    prompt: str | None = None  # a chat engine's system prompt: a name in prompts.json, or the text
+    settings: SamplingSettings = field(default_factory=lambda: SamplingSettings(max_tokens=2048))
+    backend: Backend | None = None  # a ready backend (tests, the Python API)
+
+    def resolved_options(self, language: str) -> BackendOptions:
+        values = dict(self.options)
+        if self.name not in CHAT_ENGINES:
+            values["target_language"] = language
+        if self.name == "mock" and str(values.get("answers", "")).startswith("fake"):
+            values = {}  # the fake translator is made below; MockOptions knows only real answer files
+        return options_class(self.name).from_mapping(values)
+
+    def identity(self, language: str) -> dict[str, Any]:
+        options = self.resolved_options(language)
+        return {"engine": self.name, "model": self.model, "options": options.output_settings(),
+                "fake": self.options.get("answers") if self.name == "mock" else None,
+                "system_prompt": system_prompt(self.prompt, language) if self.name in CHAT_ENGINES else None,
+                "settings": self.settings.to_json()}
+
+    def factory(self, language: str) -> Callable[[], Engine]:
+        def make() -> Engine:
+            backend = self.backend
+            answers = str(self.options.get("answers", ""))
+            if backend is None and self.name == "mock" and answers.startswith("fake"):
+                fake = importlib.import_module("indicifeval.testing.fake_translator")
+                rate = float(answers.partition(":")[2] or 0)
+                translator = fake.FakeTranslator(get_profile(language).default_letters, mangle=rate)
+                backend = MockBackend(self.model, script=lambda request: translator(request.messages[-1]["content"]))
+            return create_engine(self.name, self.model, language, self.resolved_options(language),
+                                 prompt=self.prompt, settings=self.settings, backend=backend)
+
+        return make
+
+
+def _source_file(build: BuildFolder, source: str | Path) -> Path:
+    """The English rows as a file: a JSONL/JSON/Parquet file as it is; the hub or a local copy
+    of its layout read once into the build folder (so later runs see the same input)."""
+    path = Path(str(source))
+    if str(source) != "hub" and path.is_file():
+        return path
+    dataset = load_dataset("trans", "en", source)
+    out = build.folder / SOURCE_COPY
+    write_rows_jsonl(out, dataset.rows)
+    return out
+
+
+def build_trans(out: str | Path, language: str, source: str | Path, engine: EngineSpec, *,
+                until: str | None = None, force: Iterable[str] = (), overwrite: bool = False,
+                on_stage: Callable[[str, StageRecord], None] | None = None,
+                progress: Callable[[str, int], Any] | None = None) -> dict[str, StageRecord]:
+    """Run the Trans pipeline in ``out`` for ``language`` up to ``until`` (default: all),
+    restarting the stages in ``force``; returns each stage's record."""
+    profile = get_profile(language)
+    if not profile.is_indic and profile.code != "en":
+        raise InputError(f"{language}: a Trans split is built for an Indic language profile", field="lang")
+    if until is not None and until not in STAGES:
+        raise InputError(f"unknown stage {until!r}; the stages are {', '.join(STAGES)}", field="until")
+    forced = set(force)
+    unknown = forced - set(STAGES)
+    if unknown:
+        raise InputError(f"unknown stage {', '.join(sorted(unknown))}; the stages are {', '.join(STAGES)}",
+                         field="force")
+    if engine.backend is None and resolve_engine(engine.name, engine.model) != engine.name:
+        engine = replace(engine, name=resolve_engine(engine.name, engine.model))
+    build = BuildFolder(out).create(language, overwrite)
+    identity = engine.identity(language)
+    params = {"language": language, "engine": identity}
+    inputs: dict[str, dict[str, str | Path]] = {
+        "plan": {"source": _source_file(build, source)},
+        "assemble": {"pretranslations": build.folder / trans_stages.PHRASES},
+        "validate": {"candidates": build.folder / trans_stages.CANDIDATES},
+    }
+    done: dict[str, StageRecord] = {}
+    for name in STAGES:
+        calls_engine = name in ENGINE_STAGES
+        record = run_stage(build, trans_stages.PIPELINE, name, inputs=inputs.get(name, {}),
+                           params={"language": language} if name in ("plan", *ENGINE_STAGES) else params,
+                           engine=engine.factory(language) if calls_engine else None,
+                           engine_identity=identity if calls_engine else None, force=name in forced,
+                           progress=progress)
+        done[name] = record
+        if on_stage:
+            on_stage(name, record)
+        if name == until:
+            break
+    return done
+
+
+__all__ = ["STAGES", "EngineSpec", "build_trans"]

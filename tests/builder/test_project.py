@@ -1,0 +1,129 @@
+"""The build layer on a two-stage toy pipeline: a stage that asks a (mock) model one question
+per input line through the shared resumable core, and one that summarises it. Same identity:
+resume; other identity: refused with the differences, or restarted with force and the later
+stage marked stale; one process at a time; `build status` shows it all."""
+
+import json
+
+import pytest
+
+from indicifeval.builder import BuildFolder, BuildMismatch, StageContext, run_stage, stage
+from indicifeval.cli import main
+from indicifeval.core.errors import BusyError, InputError
+from indicifeval.core.lock import FolderLock
+from indicifeval.runs.backends.mock import MockBackend
+from indicifeval.runs.requests import GenerationRequest, SamplingSettings
+from indicifeval.runs.resumable import Job, execute, plan
+
+PIPELINE = "toy"
+CALLS: list[str] = []
+FAIL_AFTER: dict[str, int] = {}
+
+
+@stage("ask", pipeline=PIPELINE, help="one question per input line")
+def ask(ctx: StageContext) -> dict[str, int]:
+    lines = ctx.inputs["questions"].read_text(encoding="utf-8").splitlines()
+    settings = SamplingSettings(max_tokens=ctx.params["max_tokens"])
+    jobs = [Job(GenerationRequest(f"q{i}", [{"role": "user", "content": line}], settings),
+                content_hash=f"{line}|{settings.key()}") for i, line in enumerate(lines)]
+    log = ctx.log("ask/answers.jsonl")
+    todo = plan(jobs, log.latest())
+    limit = FAIL_AFTER.pop("ask", None)
+
+    def answer(request):
+        CALLS.append(request.uid)
+        if limit is not None and len(CALLS) > limit:
+            raise RuntimeError("engine died")
+        return request.messages[-1]["content"].upper()
+
+    execute(ctx.engine or MockBackend("toy-model", script=answer), todo.todo, log)
+    return {"questions": len(jobs), "asked": len(todo.todo)}
+
+
+@stage("summarise", pipeline=PIPELINE, after=("ask",))
+def summarise(ctx: StageContext) -> dict[str, int]:
+    """How many answers there are."""
+    answers = list(ctx.log("ask/answers.jsonl").read())
+    ctx.output("summary.json").write_text(json.dumps({"answers": len(answers)}), encoding="utf-8")
+    return {"answers": len(answers)}
+
+
+@pytest.fixture
+def build(tmp_path):
+    CALLS.clear()
+    FAIL_AFTER.clear()
+    (tmp_path / "q.txt").write_text("one\ntwo\nthree\n", encoding="utf-8")
+    return BuildFolder(tmp_path / "build").create("hi"), tmp_path / "q.txt"
+
+
+def test_same_identity_resumes_and_a_complete_stage_does_nothing(build):
+    folder, questions = build
+    record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    assert record.status == "complete" and record.counts == {"questions": 3, "asked": 3} and CALLS == ["q0", "q1", "q2"]
+    assert record.identity["inputs"]["questions"]["sha256"] and record.outputs == ["ask/answers.jsonl"]
+    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    assert CALLS == ["q0", "q1", "q2"]  # nothing asked again
+
+
+def test_a_failed_stage_resumes_where_it_stopped(build):
+    folder, questions = build
+    FAIL_AFTER["ask"] = 2
+    with pytest.raises(RuntimeError, match="engine died"):
+        run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    assert folder.stages()["ask"].status == "failed" and "engine died" in folder.stages()["ask"].error
+    CALLS.clear()
+    record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    assert CALLS == ["q2"] and record.counts["asked"] == 1 and record.status == "complete"
+    answers = (folder.folder / "ask" / "answers.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(answers) == 3  # the two made before the failure, and the one made now
+
+
+def test_other_identity_is_refused_with_the_differences_and_force_restarts(build):
+    folder, questions = build
+    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    run_stage(folder, PIPELINE, "summarise")
+    with pytest.raises(BuildMismatch) as err:
+        run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 16})
+    assert "ask.params.max_tokens: 8 before, 16 now" in str(err.value) and "--force" in str(err.value)
+    questions.write_text("one\ntwo\nfour\n", encoding="utf-8")
+    with pytest.raises(BuildMismatch, match=r"ask\.inputs\.questions\.sha256"):
+        run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    CALLS.clear()
+    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8}, force=True)
+    assert CALLS == ["q0", "q1", "q2"]  # started over: its old outputs were removed
+    stages = folder.stages()
+    assert stages["summarise"].status == "stale" and "ask was run again" in stages["summarise"].stale_because
+    with pytest.raises(InputError, match="needs 'ask' first"):
+        run_stage(BuildFolder(folder.folder.parent / "other").create("hi"), PIPELINE, "summarise")
+    run_stage(folder, PIPELINE, "summarise")  # a stale stage runs again without --force
+    assert folder.stages()["summarise"].status == "complete"
+
+
+def test_one_process_at_a_time(build):
+    folder, questions = build
+    with FolderLock(folder.folder, "someone else"):
+        with pytest.raises(BusyError):
+            run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+
+
+def test_a_folder_is_for_one_language_and_other_folders_are_not_builds(build, tmp_path):
+    folder, _ = build
+    with pytest.raises(InputError, match="for 'hi', not 'ta'"):
+        BuildFolder(folder.folder).create("ta")
+    with pytest.raises(InputError, match="not a build folder"):
+        BuildFolder(tmp_path).stages()
+    with pytest.raises(InputError, match="no stage 'nope'"):
+        run_stage(folder, PIPELINE, "nope")
+
+
+def test_build_status_prints_the_stage_table(build, capsys):
+    folder, questions = build
+    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    assert main(["build", "status", str(folder.folder)]) == 0
+    out = capsys.readouterr().out
+    assert "ask" in out and "complete" in out and "questions 3" in out and "max_tokens=8" in out
+    assert main(["build", "status", str(folder.folder), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["language"] == "hi" and data["stages"][0]["stage"] == "ask"
+    assert main(["build", "status", str(folder.folder.parent)]) == 1
+    assert "not a build folder" in capsys.readouterr().err
