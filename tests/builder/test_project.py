@@ -1,33 +1,34 @@
 """The build layer on a two-stage toy pipeline: a stage that asks a (mock) model one question
-per input line through the shared resumable core, and one that summarises it. Same identity:
-resume; other identity: refused with the differences, or restarted with force and the later
-stage marked stale; one process at a time; `build status` shows it all."""
+per input line into a cache through the shared resumable core, and one that summarises it.
+Same identity: resume; other identity or force: the stage runs again, says why, marks the later
+stage stale, and asks nothing the cache holds; one process at a time; `build status` shows it."""
 
 import json
 
 import pytest
 
-from indicifeval.builder import BuildFolder, BuildMismatch, StageContext, run_stage, stage
+from indicifeval.builder import BuildFolder, StageContext, run_stage, stage
 from indicifeval.cli import main
 from indicifeval.core.errors import BusyError, InputError
 from indicifeval.core.lock import FolderLock
 from indicifeval.runs.backends.mock import MockBackend
 from indicifeval.runs.requests import GenerationRequest, SamplingSettings
-from indicifeval.runs.resumable import Job, execute, plan
+from indicifeval.runs.resumable import Job, cached, execute
 
 PIPELINE = "toy"
 CALLS: list[str] = []
 FAIL_AFTER: dict[str, int] = {}
 
 
-@stage("ask", pipeline=PIPELINE, help="one question per input line")
+@stage("ask", pipeline=PIPELINE, help="one question per input line", uses="model")
 def ask(ctx: StageContext) -> dict[str, int]:
     lines = ctx.inputs["questions"].read_text(encoding="utf-8").splitlines()
     settings = SamplingSettings(max_tokens=ctx.params["max_tokens"])
     jobs = [Job(GenerationRequest(f"q{i}", [{"role": "user", "content": line}], settings),
                 content_hash=f"{line}|{settings.key()}") for i, line in enumerate(lines)]
-    log = ctx.log("ask/answers.jsonl")
-    todo = plan(jobs, log.latest())
+    log = ctx.cache("ask/answers.jsonl")
+    have = cached(log.read(), {j.uid: j.content_hash for j in jobs})
+    todo = [j for j in jobs if j.uid not in have]
     limit = FAIL_AFTER.pop("ask", None)
 
     def answer(request):
@@ -36,14 +37,14 @@ def ask(ctx: StageContext) -> dict[str, int]:
             raise RuntimeError("engine died")
         return request.messages[-1]["content"].upper()
 
-    execute(ctx.engine or MockBackend("toy-model", script=answer), todo.todo, log)
-    return {"questions": len(jobs), "asked": len(todo.todo)}
+    execute(ctx.model or MockBackend("toy-model", script=answer), todo, log)
+    return {"questions": len(jobs), "asked": len(todo)}
 
 
 @stage("summarise", pipeline=PIPELINE, after=("ask",))
 def summarise(ctx: StageContext) -> dict[str, int]:
     """How many answers there are."""
-    answers = list(ctx.log("ask/answers.jsonl").read())
+    answers = list(ctx.read_log("ask/answers.jsonl").read())
     ctx.output("summary.json").write_text(json.dumps({"answers": len(answers)}), encoding="utf-8")
     return {"answers": len(answers)}
 
@@ -60,7 +61,7 @@ def test_same_identity_resumes_and_a_complete_stage_does_nothing(build):
     folder, questions = build
     record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
     assert record.status == "complete" and record.counts == {"questions": 3, "asked": 3} and CALLS == ["q0", "q1", "q2"]
-    assert record.identity["inputs"]["questions"]["sha256"] and record.outputs == ["ask/answers.jsonl"]
+    assert record.identity["inputs"]["questions"]["sha256"] and record.outputs == []  # a cache, owned by no one
     run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
     assert CALLS == ["q0", "q1", "q2"]  # nothing asked again
 
@@ -78,25 +79,57 @@ def test_a_failed_stage_resumes_where_it_stopped(build):
     assert len(answers) == 3  # the two made before the failure, and the one made now
 
 
-def test_other_identity_is_refused_with_the_differences_and_force_restarts(build):
+def test_another_identity_or_force_reruns_saying_why_and_asks_only_what_is_new(build):
     folder, questions = build
     run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
     run_stage(folder, PIPELINE, "summarise")
-    with pytest.raises(BuildMismatch) as err:
-        run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 16})
-    assert "ask.params.max_tokens: 8 before, 16 now" in str(err.value) and "--force" in str(err.value)
-    questions.write_text("one\ntwo\nfour\n", encoding="utf-8")
-    with pytest.raises(BuildMismatch, match=r"ask\.inputs\.questions\.sha256"):
-        run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
     CALLS.clear()
-    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8}, force=True)
-    assert CALLS == ["q0", "q1", "q2"]  # started over: its old outputs were removed
+    record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 16})
+    assert record.reran_because == "changed: params.max_tokens" and CALLS == ["q0", "q1", "q2"]  # new settings
+    assert folder.stages()["summarise"].status == "stale"
+    run_stage(folder, PIPELINE, "summarise")
+    questions.write_text("one\ntwo\nfour\n", encoding="utf-8")
+    CALLS.clear()
+    record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 16})
+    assert record.reran_because == "changed: inputs.questions" and CALLS == ["q2"]  # only the changed line
+    CALLS.clear()
+    record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 16},
+                       force=True)
+    assert record.reran_because == "--force" and CALLS == []  # forced: recomputed from the cache
     stages = folder.stages()
     assert stages["summarise"].status == "stale" and "ask was run again" in stages["summarise"].stale_because
     with pytest.raises(InputError, match="needs 'ask' first"):
         run_stage(BuildFolder(folder.folder.parent / "other").create("hi"), PIPELINE, "summarise")
     run_stage(folder, PIPELINE, "summarise")  # a stale stage runs again without --force
     assert folder.stages()["summarise"].status == "complete"
+    assert json.loads((folder.folder / "summary.json").read_text())["answers"] == 7  # every answer kept
+
+
+def test_identity_is_by_content_not_by_path(build, tmp_path, monkeypatch):
+    folder, questions = build
+    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    moved = tmp_path / "elsewhere"
+    folder.folder.rename(moved)
+    (tmp_path / "sub").mkdir()
+    questions.rename(tmp_path / "sub" / "q.txt")
+    monkeypatch.chdir(tmp_path / "sub")
+    CALLS.clear()
+    record = run_stage(BuildFolder(moved), PIPELINE, "ask", inputs={"questions": "q.txt"}, params={"max_tokens": 8})
+    assert record.status == "complete" and record.reran_because is None and CALLS == []
+
+
+def test_a_stage_cannot_claim_another_stages_file(build):
+    folder, questions = build
+    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    run_stage(folder, PIPELINE, "summarise")
+    with pytest.raises(RuntimeError, match="which stage 'summarise' owns"):
+        run_stage(folder, PIPELINE, "thief")
+
+
+@stage("thief", pipeline=PIPELINE, after=("ask",))
+def thief(ctx: StageContext) -> dict[str, int]:
+    ctx.output("summary.json")
+    return {}
 
 
 def test_one_process_at_a_time(build):

@@ -1,8 +1,10 @@
 """Building datasets: a build folder per language whose stages record what they were made
-from, resume when run again the same way, and refuse (or, with force, restart and mark later
-stages stale) when run another way. The Trans and Ground pipelines register their stages here."""
+from (by content), resume when run again, and run again (saying why, marking later stages
+stale) when an input changed or they are forced; paid-for results are cached across reruns.
+The Trans and Ground pipelines register their stages here."""
 
-from indicifeval.builder.project import BuildFolder, BuildMismatch, StageRecord
-from indicifeval.builder.stages import STAGES, Stage, StageContext, run_stage, stage
+from indicifeval.builder.project import BuildFolder, StageRecord
+from indicifeval.builder.stages import STAGES, Stage, StageCall, StageContext, run_pipeline, run_stage, stage
 
-__all__ = ["STAGES", "BuildFolder", "BuildMismatch", "Stage", "StageContext", "StageRecord", "run_stage", "stage"]
+__all__ = ["STAGES", "BuildFolder", "Stage", "StageCall", "StageContext", "StageRecord", "run_pipeline", "run_stage",
+           "stage"]

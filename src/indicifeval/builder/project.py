@@ -1,9 +1,11 @@
 """The build folder and its manifest: which stages ran, from what, with which outcome.
 
-A stage's identity is its inputs (paths with their sha256), its parameters and its engine
-(model, revision, chat-template hash...). Running a stage again with the same identity resumes
-it; with another identity it is refused, the differences listed, unless forced: then it
-starts over and every stage that depends on it is marked stale."""
+A stage's identity is the content of its inputs (sha256; a path only for files inside the build
+folder, relative to it), its parameters and its model (every output-affecting setting). So the
+same command resumes from any directory, with relative or absolute paths, on a moved or copied
+folder. Run again with another identity, or forced, a stage runs again, says why in one line,
+and marks the stages after it stale. Expensive results (translations, LLM replies) live in
+append-only caches that no rerun deletes."""
 
 from __future__ import annotations
 
@@ -16,34 +18,56 @@ from typing import Any
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import sha256_of
-from indicifeval.core.folders import MANIFEST, claim, read_manifest, write_manifest
+from indicifeval.core.folders import claim, read_manifest, write_manifest
 from indicifeval.core.lock import FolderLock
 
 BUILD_MANIFEST_FORMAT = 1
 STATUSES = ("running", "complete", "failed", "stale")
 
 
-class BuildMismatch(InputError):
-    """A stage was run before with another identity."""
-
-
 def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
 
-def input_identity(paths: Mapping[str, str | Path]) -> dict[str, dict[str, Any]]:
-    """name -> {path, sha256} of each input file (a folder: the sha256 of each file in it)."""
+def _inside(path: Path, folder: Path | None) -> str | None:
+    if folder is None:
+        return None
+    try:
+        return path.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return None
+
+
+def input_identity(paths: Mapping[str, str | Path], folder: str | Path | None = None) -> dict[str, dict[str, Any]]:
+    """name -> {sha256} of each input file (a folder: the sha256 of each file in it), with the
+    path relative to the build ``folder`` when the input lies inside it, and no path otherwise:
+    where a file was typed from is not what it holds."""
     out: dict[str, dict[str, Any]] = {}
+    root = Path(folder) if folder is not None else None
     for name, value in sorted(paths.items()):
         path = Path(value)
+        inside = _inside(path, root)
         if path.is_file():
-            out[name] = {"path": str(path), "sha256": sha256_of(path)}
+            entry: dict[str, Any] = {"sha256": sha256_of(path)}
         elif path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
-            out[name] = {"path": str(path), "files": {str(p.relative_to(path)): sha256_of(p) for p in files}}
+            entry = {"files": {p.relative_to(path).as_posix(): sha256_of(p) for p in files}}
         else:
             raise InputError("input not found", str(path), field=name)
+        out[name] = {**({"path": inside} if inside is not None else {}), **entry}
     return out
+
+
+def _same_identity(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Identities compare by content alone: the paths beside the hashes only say where a file
+    was (folders made before identities were by content recorded them as typed)."""
+    return _comparable(old) == _comparable(new)
+
+
+def _comparable(identity: dict[str, Any]) -> dict[str, Any]:
+    inputs = {name: {k: v for k, v in entry.items() if k != "path"} if isinstance(entry, dict) else entry
+              for name, entry in (identity.get("inputs") or {}).items()}
+    return {**identity, "inputs": inputs}
 
 
 @dataclass
@@ -55,11 +79,17 @@ class StageRecord:
     finished_at: str | None = None
     counts: dict[str, int] = field(default_factory=dict)
     outputs: list[str] = field(default_factory=list)  # files in the folder the stage wrote
+    kept: list[str] = field(default_factory=list)  # files it merges into: never removed
     error: str | None = None
     stale_because: str | None = None
+    reran_because: str | None = None  # why this run of the stage started over (one line)
+    notes: list[str] = field(default_factory=list)  # what the stage said (a torn line dropped, ...)
+    ran: bool = False  # not stored: whether this invocation ran the stage (or found it complete)
 
     def to_json(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        data.pop("ran")
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> StageRecord:
@@ -67,10 +97,13 @@ class StageRecord:
         return cls(**{k: v for k, v in data.items() if k in known})
 
 
-def _diff(old: Any, new: Any, path: str) -> list[str]:
+def _changed(old: Any, new: Any, path: str = "") -> list[str]:
+    """The dotted names of what differs between two identities (``inputs.source``, ``params.seed``)."""
     if isinstance(old, dict) and isinstance(new, dict):
-        return [d for key in sorted(set(old) | set(new)) for d in _diff(old.get(key), new.get(key), f"{path}.{key}")]
-    return [] if old == new else [f"{path}: {old!r} before, {new!r} now"]
+        if path.startswith(".inputs."):
+            return [] if old == new else [path.lstrip(".")]
+        return [d for key in sorted(set(old) | set(new)) for d in _changed(old.get(key), new.get(key), f"{path}.{key}")]
+    return [] if old == new else [path.lstrip(".")]
 
 
 class BuildFolder:
@@ -118,33 +151,52 @@ class BuildFolder:
     # -- a stage's life -----------------------------------------------------------------------
     def begin(self, name: str, identity: dict[str, Any], dependents: list[str], force: bool = False) -> StageRecord:
         """Start or resume stage ``name``. Returns its record (status "complete" if there is
-        nothing left to do). Raises BuildMismatch if it ran with another identity, unless
-        ``force``: then its outputs are removed and ``dependents`` are marked stale."""
+        nothing left to do). A stage run before with another identity, stale or forced starts
+        over: its own outputs are removed (never another stage's, never a cache), the reason is
+        recorded in ``reran_because`` and ``dependents`` are marked stale."""
         records = self.stages()
         old = records.get(name)
-        if old is not None and old.identity != identity and old.status != "stale" and not force:
-            differences = _diff(old.identity, identity, name)
-            raise BuildMismatch(f"stage {name!r} was run with other inputs or settings; run it again the same way "
-                                f"to resume, or pass --force to start it over (the stages after it become stale):\n  "
-                                + "\n  ".join(differences), str(self.folder / MANIFEST))
-        restart = old is None or old.identity != identity or old.status == "stale" or force
-        if old is not None and not restart and old.status == "complete":
+        reason = None
+        if old is not None:
+            if force:
+                reason = "--force"
+            elif old.status == "stale":
+                reason = old.stale_because or "stale"
+            elif not _same_identity(old.identity, identity):
+                changed = _changed(_comparable(old.identity), _comparable(identity))
+                reason = "changed: " + ", ".join(changed[:4]) + (f" and {len(changed) - 4} more" if len(changed) > 4
+                                                                 else "")
+        if old is not None and reason is None and old.status == "complete":
+            if old.identity != identity:  # an older folder's paths: record the identity by content
+                old.identity = identity
+                records[name] = old
+                self._save(records)
             return old
-        if restart and old is not None:
+        owned_elsewhere = {o for n, r in records.items() if n != name for o in r.outputs}
+        if reason is not None and old is not None:
             for output in old.outputs:
-                (self.folder / output).unlink(missing_ok=True)
+                if output not in owned_elsewhere:
+                    (self.folder / output).unlink(missing_ok=True)
             for other in dependents:
                 if other in records and records[other].status != "stale":
                     records[other].status, records[other].stale_because = "stale", f"{name} was run again"
+        restart = old is None or reason is not None
         record = StageRecord(name, "running", identity, (old.started_at if old and not restart else None) or now_iso(),
-                             outputs=[] if restart or old is None else old.outputs)
+                             outputs=[] if restart or old is None else old.outputs,
+                             kept=list(old.kept) if old is not None else [],
+                             reran_because=reason if reason is not None else (old.reran_because if old else None))
         records[name] = record
         self._save(records)
         return record
 
     def finish(self, record: StageRecord, counts: dict[str, int], outputs: list[str]) -> None:
         records = self.stages()
-        record.status, record.finished_at, record.error = "complete", now_iso(), None
+        for other, rec in records.items():
+            mine = set(outputs) | set(record.kept)
+            shared = (set(rec.outputs) | set(rec.kept)) & mine if other != record.name else set()
+            if shared:  # a stage that claimed another's file would delete it when it reruns
+                raise RuntimeError(f"stage {record.name!r} wrote {sorted(shared)}, which stage {other!r} owns (a bug)")
+        record.status, record.finished_at, record.error, record.ran = "complete", now_iso(), None, True
         record.counts = dict(counts)
         record.outputs = sorted(set(record.outputs) | set(outputs))
         records[record.name] = record
@@ -165,6 +217,8 @@ class BuildFolder:
         for name in names:
             rec = records[name]
             rows.append({"stage": name, "status": rec.status, "counts": rec.counts, "started_at": rec.started_at,
-                         "finished_at": rec.finished_at, "note": rec.error or rec.stale_because or "",
+                         "finished_at": rec.finished_at,
+                         "note": rec.error or rec.stale_because or (f"reran: {rec.reran_because}" if rec.reran_because
+                                                                    else ""),
                          "params": rec.identity.get("params", {}), "engine": rec.identity.get("engine")})
         return rows

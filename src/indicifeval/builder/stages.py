@@ -1,10 +1,16 @@
-"""Stages as a small registry: ``@stage(name, pipeline=..., after=(...))`` registers a function
-that does the work of one stage in a build folder. ``run_stage`` gives it its context, records
-its identity and outcome, and holds the folder's lock while it runs."""
+"""Stages as a small registry: ``@stage(name, pipeline=..., after=(...), uses=...)`` registers a
+function that does the work of one stage in a build folder. ``run_stage`` gives it its context,
+records its identity and outcome, and holds the folder's lock while it runs; ``run_pipeline``
+runs a pipeline's stages in their registered order.
+
+A stage owns the files it names with ``ctx.output`` (they are removed when it starts over, and
+no other stage may claim them); ``ctx.cache`` names an append-only, content-addressed log of
+paid-for results (translations, LLM replies) that no rerun removes; ``ctx.read_log`` reads
+another stage's log without claiming it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,18 +20,24 @@ from indicifeval.builder.project import BuildFolder, StageRecord, input_identity
 from indicifeval.core.errors import InputError
 from indicifeval.core.log import JsonlLog
 
+USES = ("model", "executor")  # what a stage may call: a model (translator, LLM) or a shard executor
+
 
 @dataclass
 class StageContext:
-    """What a stage function gets: the folder, its parameters, the engine it may call, and
-    ways to name its outputs (which are recorded, so a forced rerun removes them)."""
+    """What a stage function gets: the folder, its parameters, its inputs (as given this time),
+    the model or executor it declared it uses, and ways to name its files."""
 
     build: BuildFolder
     record: StageRecord
     params: dict[str, Any]
     inputs: dict[str, Path]
-    engine: Any = None
+    model: Any = None  # uses="model": a factory of the model handle (made only when asked)
+    executor: Callable[[], Any] | None = None  # uses="executor": a factory of the shared executor
+    sources: dict[str, Path] = field(default_factory=dict)  # where things are this time (not identity)
     written: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     # (label, total) -> a context manager yielding advance(n): the caller's progress bar
     progress: Callable[[str, int], Any] | None = None
 
@@ -40,14 +52,34 @@ class StageContext:
         return self.build.folder
 
     def output(self, name: str) -> Path:
-        """The path of an output file of this stage (relative to the build folder)."""
+        """The path of an output file of this stage (relative to the build folder): owned by
+        this stage, removed when it starts over."""
         if name not in self.written:
             self.written.append(name)
         return self.folder / name
 
-    def log(self, name: str) -> JsonlLog:
-        """An item-by-item output of this stage: appended, resumable."""
-        return JsonlLog(self.output(name))
+    def keep(self, name: str) -> Path:
+        """A file this stage writes by merging into what is there (a phrase table people edit):
+        owned by this stage, never removed when it starts over."""
+        if name not in self.kept:
+            self.kept.append(name)
+        return self.folder / name
+
+    def cache(self, name: str) -> JsonlLog:
+        """An append-only log of paid-for results that outlives every rerun; a torn last line
+        (a kill or a full disk mid-append) is dropped now, and said so."""
+        log = JsonlLog(self.folder / name)
+        dropped = log.repair()
+        if dropped:
+            self.note(f"{name}: dropped a torn last line ({dropped} bytes) left by an interrupted write")
+        return log
+
+    def read_log(self, name: str) -> JsonlLog:
+        """Another stage's log, to read (never claimed, never removed by this stage)."""
+        return JsonlLog(self.folder / name)
+
+    def note(self, message: str) -> None:
+        self.notes.append(message)
 
 
 StageFn = Callable[[StageContext], dict[str, int]]
@@ -60,20 +92,25 @@ class Stage:
     fn: StageFn
     after: tuple[str, ...] = ()
     help: str = ""
+    uses: str | None = None  # "model" | "executor" | None
 
 
 STAGES: dict[str, Stage] = {}
 
 
-def stage(name: str, *, pipeline: str, after: tuple[str, ...] = (), help: str = "") -> Callable[[StageFn], StageFn]:
+def stage(name: str, *, pipeline: str, after: tuple[str, ...] = (), help: str = "",
+          uses: str | None = None) -> Callable[[StageFn], StageFn]:
     def register(fn: StageFn) -> StageFn:
         key = f"{pipeline}:{name}"
         if key in STAGES:
             raise RuntimeError(f"stage {key} registered twice")
+        if uses is not None and uses not in USES:
+            raise RuntimeError(f"stage {key}: uses must be one of {USES}, got {uses!r}")
         for dep in after:
             if f"{pipeline}:{dep}" not in STAGES:
                 raise RuntimeError(f"stage {key} comes after {dep!r}, which is not registered before it")
-        STAGES[key] = Stage(name, pipeline, fn, tuple(after), help or (fn.__doc__ or "").strip().split("\n")[0])
+        STAGES[key] = Stage(name, pipeline, fn, tuple(after), help or (fn.__doc__ or "").strip().split("\n")[0],
+                            uses)
         return fn
 
     return register
@@ -94,8 +131,9 @@ def dependents(pipeline: str, name: str) -> list[str]:
     return out
 
 
-def run_stage(build: BuildFolder, pipeline: str, name: str, *, inputs: dict[str, str | Path] | None = None,
-              params: dict[str, Any] | None = None, engine: Any = None, engine_identity: dict | None = None,
+def run_stage(build: BuildFolder, pipeline: str, name: str, *, inputs: Mapping[str, str | Path] | None = None,
+              params: dict[str, Any] | None = None, model: Any = None, model_identity: dict | None = None,
+              executor: Callable[[], Any] | None = None, sources: Mapping[str, str | Path] | None = None,
               force: bool = False, progress: Callable[[str, int], Any] | None = None) -> StageRecord:
     """Run (or resume) one stage; returns its record. Stages it comes after must be complete."""
     key = f"{pipeline}:{name}"
@@ -110,15 +148,87 @@ def run_stage(build: BuildFolder, pipeline: str, name: str, *, inputs: dict[str,
                 state = records[dep].status if dep in records else "not run"
                 raise InputError(f"stage {name!r} needs {dep!r} first ({dep} is {state})", str(build.folder))
         paths = {k: Path(v) for k, v in (inputs or {}).items()}
-        identity = {"inputs": input_identity(paths), "params": dict(params or {}), "engine": engine_identity}
+        identity = {"inputs": input_identity(paths, build.folder), "params": dict(params or {}),
+                    "engine": model_identity}
         record = build.begin(name, identity, dependents(pipeline, name), force)
         if record.status == "complete":
             return record
-        ctx = StageContext(build, record, dict(params or {}), paths, engine, progress=progress)
+        ctx = StageContext(build, record, dict(params or {}), paths,
+                           model=model if spec.uses == "model" else None,
+                           executor=executor if spec.uses == "executor" else None,
+                           sources={k: Path(v) for k, v in (sources or {}).items()}, progress=progress)
         try:
             counts = spec.fn(ctx)
         except BaseException as exc:
+            record.notes, record.kept = ctx.notes, sorted(set(record.kept) | set(ctx.kept))
             build.fail(record, f"{exc.__class__.__name__}: {exc}", ctx.written)
             raise
+        record.notes, record.kept = ctx.notes, sorted(set(record.kept) | set(ctx.kept))
         build.finish(record, counts or {}, ctx.written)
         return record
+
+
+@dataclass
+class StageCall:
+    """How a pipeline calls one of its stages this time: what it reads, its parameters, and
+    (for the stages that use one) the model with its identity or the executor."""
+
+    inputs: Mapping[str, str | Path] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    model: Any = None
+    model_identity: dict[str, Any] | None = None
+    executor: Callable[[], Any] | None = None
+
+
+def check_stage_names(pipeline: str, until: str | None, force: Iterable[str]) -> set[str]:
+    """``--until`` and ``--force`` checked against the pipeline's stages; returns the forced."""
+    names = pipeline_order(pipeline)
+    if until is not None and until not in names:
+        raise InputError(f"unknown stage {until!r}; the stages are {', '.join(names)}", field="until")
+    forced = set(force)
+    if forced - set(names):
+        raise InputError(f"unknown stage {', '.join(sorted(forced - set(names)))}; the stages are "
+                         f"{', '.join(names)}", field="force")
+    return forced
+
+
+def run_pipeline(build: BuildFolder, pipeline: str, calls: Mapping[str, StageCall], *, until: str | None = None,
+                 force: Iterable[str] = (), sources: Mapping[str, str | Path] | None = None,
+                 on_stage: Callable[[str, StageRecord], None] | None = None,
+                 progress: Callable[[str, int], Any] | None = None) -> dict[str, StageRecord]:
+    """Every stage of ``pipeline`` in order, up to ``until``; returns each stage's record."""
+    forced = check_stage_names(pipeline, until, force)
+    done: dict[str, StageRecord] = {}
+    for name in pipeline_order(pipeline):
+        call = calls.get(name) or StageCall()
+        record = run_stage(build, pipeline, name, inputs=call.inputs, params=call.params, model=call.model,
+                           model_identity=call.model_identity, executor=call.executor, sources=sources,
+                           force=name in forced, progress=progress)
+        done[name] = record
+        if on_stage:
+            on_stage(name, record)
+        if name == until:
+            break
+    return done
+
+
+def require_rows(build: BuildFolder, done: Mapping[str, StageRecord], stages: Iterable[str]) -> None:
+    """A pipeline that ends with no row (or no context to write one from) is an error, with the
+    reason: what was rejected, and why."""
+    for name in stages:
+        record = done.get(name)
+        if record is None or record.status != "complete":
+            continue
+        for what in ("rows", "contexts"):
+            if record.counts.get(what) == 0:
+                why = ", ".join(f"{k.removeprefix('rejected: ')} {v}" for k, v in record.counts.items()
+                                if k.startswith("rejected: ") and v) or "nothing was made"
+                raise InputError(f"stage {name!r} ended with 0 {what} ({why})",
+                                 str(build.folder / record.outputs[0]) if record.outputs else str(build.folder))
+
+
+def model_identity(model: str) -> str:
+    """A model named by a local path is identified by where it is (resolved), so a relative
+    path typed from another directory is the same model; a hub id or server model name as given."""
+    path = Path(model).expanduser()
+    return str(path.resolve()) if model and path.exists() else model

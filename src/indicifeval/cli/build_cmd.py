@@ -34,11 +34,29 @@ def add_stage_flags(parser: argparse.ArgumentParser, stages: tuple[str, ...]) ->
     """The flags every pipeline verb has: how far to go, what to redo, how much to say."""
     parser.add_argument("--until", choices=stages, help="stop after this stage (default: run them all)")
     parser.add_argument("--force", action="append", default=[], metavar="STAGE",
-                        help="start this stage over (the stages after it become stale); may be repeated")
+                        help="run this stage again from its recorded inputs (the stages after it become stale; "
+                        "translations and LLM replies already made are reused, never asked again); may be repeated")
     parser.add_argument("--overwrite", action="store_true", help="use a non-empty folder that `build` did not make")
     parser.add_argument("--quiet", action="store_true", help="no stage table")
     parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                         help="show the full traceback of an error")
+
+
+def stage_reporter(args: argparse.Namespace):
+    """What a pipeline verb says after each stage: its counts (unless --quiet), and always, in one
+    line each, why it ran again and what it noticed (a torn line dropped, ...)."""
+    from indicifeval.cli.output import err_console
+
+    def report(name, record) -> None:
+        if not args.quiet:
+            counts = ", ".join(f"{k} {v}" for k, v in record.counts.items())
+            err_console.print(f"{name}: {record.status} ({counts})", soft_wrap=True, markup=False)
+        if record.ran and record.reran_because:
+            err_console.print(f"{name}: ran again ({record.reran_because})", soft_wrap=True, markup=False)
+        for note in record.notes if record.ran else ():
+            err_console.print(f"{name}: {note}", soft_wrap=True, markup=False)
+
+    return report
 
 
 def forced_stages(args: argparse.Namespace) -> list[str]:
@@ -65,7 +83,8 @@ def _register_trans(verbs: argparse._SubParsersAction) -> None:
     t.add_argument("--lang", required=True, help="the target language (a profile code, e.g. hi)")
     t.add_argument("--source", default="hub", help="the English rows: 'hub' (the en split), a local copy of the "
                    "hub's layout, or a JSONL/JSON/Parquet file")
-    t.add_argument("--engine", required=True, choices=ENGINES, help="the translator (mock: --mock-answers "
+    t.add_argument("--backend", "--engine", dest="engine", required=True, choices=ENGINES, help="the translator "
+                   "(--engine is the same flag, the name it had before; mock: --mock-answers "
                    "fake[:RATE] for a deterministic fake translation, with RATE of placeholders damaged)")
     t.add_argument("--model", required=True, help="the engine's model (a server's model name, a path or hub id; "
                    "sarvam: sarvam-translate:v1)")
@@ -82,21 +101,15 @@ def build_trans(args: argparse.Namespace) -> int:
     from indicifeval.builder.trans.pipeline import EngineSpec
     from indicifeval.builder.trans.pipeline import build_trans as run_pipeline
     from indicifeval.cli.option_flags import option_values
-    from indicifeval.cli.output import console, err_console, progress_bar
+    from indicifeval.cli.output import console, progress_bar
     from indicifeval.runs.requests import SamplingSettings
 
     options = option_values(args, args.engine, _engine_classes(), noun="engine")
     spec = EngineSpec(args.engine, args.model, options, args.system_prompt,
                       SamplingSettings(max_tokens=args.max_tokens))
     forced = forced_stages(args)
-
-    def progress(name, record) -> None:
-        if not args.quiet:
-            counts = ", ".join(f"{k} {v}" for k, v in record.counts.items())
-            err_console.print(f"{name}: {record.status} ({counts})", soft_wrap=True)
-
     done = run_pipeline(args.folder, args.lang, args.source, spec, until=args.until, force=forced,
-                        overwrite=args.overwrite, on_stage=progress,
+                        overwrite=args.overwrite, on_stage=stage_reporter(args),
                         progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
     if not args.quiet:
         show_status(argparse.Namespace(folder=args.folder, json=False))

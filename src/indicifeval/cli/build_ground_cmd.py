@@ -32,8 +32,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.add_argument("--revision", help="the hub corpus's revision (a commit, pinned in the manifest)")
     g.add_argument("--plan", help="a YAML or JSON plan: contexts per constraint, lengths, seed (default: the "
                    "built-in plan, 105 contexts)")
-    g.add_argument("--engine", default="mock", choices=tuple(OPTIONS), help="the LLM backend for --transport "
-                   "online (mock: --mock-answers fake[:RATE], a fake writer spoiling RATE of its replies)")
+    g.add_argument("--backend", "--engine", dest="engine", default="mock", choices=tuple(OPTIONS),
+                   help="the LLM backend for --transport online (--engine is the same flag; mock: "
+                   "--mock-answers fake[:RATE], a fake writer spoiling RATE of its replies)")
     g.add_argument("--model", default="fake", help="the model that writes the prompts")
     g.add_argument("--transport", default="online", choices=TRANSPORTS, help="online through the backend, or "
                    "export a provider batch file and import its results later")
@@ -56,9 +57,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from indicifeval.builder.ground.generate import BatchPending
     from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
-    from indicifeval.cli.build_cmd import forced_stages, show_status
+    from indicifeval.cli.build_cmd import forced_stages, show_status, stage_reporter
     from indicifeval.cli.option_flags import option_values
-    from indicifeval.cli.output import console, err_console, progress_bar
+    from indicifeval.cli.output import console, progress_bar
     from indicifeval.runs.backends.options import OPTIONS
 
     options = option_values(args, args.engine, OPTIONS)
@@ -67,16 +68,11 @@ def run(args: argparse.Namespace) -> int:
                            shard_bytes=max(1, int(args.shard_mb * 2**20)))
     forced = forced_stages(args)
 
-    def progress(name, record) -> None:
-        if not args.quiet:
-            counts = ", ".join(f"{k} {v}" for k, v in record.counts.items())
-            err_console.print(f"{name}: {record.status} ({counts})", soft_wrap=True)
-
     try:
         done = build_ground(args.folder, args.lang, args.corpus, args.plan, generator, executor=args.executor,
                             workers=args.workers, ray_address=args.ray_address, mining=mining,
                             revision=args.revision, until=args.until, force=forced, overwrite=args.overwrite,
-                            on_stage=progress,
+                            on_stage=stage_reporter(args),
                         progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
     except BatchPending as pending:
         console.print(f"{args.lang}: waiting for batch results: {pending}", soft_wrap=True)

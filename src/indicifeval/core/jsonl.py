@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
 from indicifeval.core.errors import InputError, Source
+from indicifeval.core.files import atomic_writer
 from indicifeval.core.safe_text import may_hold_surrogates, sanitize_value
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -147,3 +148,12 @@ def _read_json_array(path: Path) -> Iterator[tuple[Source, dict]]:
         records = sanitize_value(records)
     for i, record in enumerate(records, start=1):
         yield Source(str(path), i), _object(record, Source(str(path), i))
+
+
+def write_jsonl(path: str | Path, records: Iterable[dict]) -> Path:
+    """The one JSON-lines writer: ``records`` one per line, UTF-8 as it is, atomically (a kill
+    or a full disk leaves the old file whole)."""
+    with atomic_writer(path) as fh:
+        for record in records:
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return Path(path)

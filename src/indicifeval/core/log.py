@@ -26,6 +26,7 @@ class JsonlLog:
         self.path = Path(path)
         self._fh: IO[str] | None = None
         self._last_sync = 0.0
+        self.repaired = 0  # bytes of a torn last line dropped when opened
 
     def exists(self) -> bool:
         return self.path.is_file() and self.path.stat().st_size > 0
@@ -68,9 +69,26 @@ class JsonlLog:
         return {r[key]: r for r in self.read() if isinstance(r.get(key), str)}
 
     def open(self) -> JsonlLog:
+        """Open for appending, after dropping a torn last line: appending after one would make it
+        a broken line in the middle, which no later read gets past."""
         ensure_folder(self.path.parent)
-        self._fh = self.path.open("a", encoding="utf-8")
+        try:
+            self.repaired = self.repair()
+            self._fh = self.path.open("a", encoding="utf-8")
+        except OSError as exc:
+            raise describe_os_error(exc, self.path) from None
         return self
+
+    def append_many(self, records: list[dict]) -> None:
+        """Append a batch of records and fsync once: a batch is on disk when this returns."""
+        assert self._fh is not None, "open() first"
+        try:
+            self._fh.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+            self._last_sync = time.monotonic()
+        except OSError as exc:
+            raise describe_os_error(exc, self.path) from None
 
     def append(self, record: dict) -> None:
         assert self._fh is not None, "open() first"

@@ -4,13 +4,18 @@ hand-edited file with a typo is refused with the field named."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
+
+from indicifeval.records.rows import Row
 
 BUILD_FORMAT = 1
 TRANSLATION_ROLES = ("translate", "keep", "letter", "copy_of_prompt")
 TRANSLATION_STATUSES = ("auto", "edited", "verified")
 VERDICTS = ("correct", "incorrect")
+# what the machine suggests for a built row (a human's verdict comes later, in review)
+AUTO_OK, NEEDS_REVIEW = "auto-ok", "needs-review"
+CANDIDATE_STATUSES = (AUTO_OK, NEEDS_REVIEW)
 
 
 def _check(value: str, allowed: tuple[str, ...], name: str) -> None:
@@ -92,3 +97,38 @@ class HumanVerdict(_Record):
     def __post_init__(self) -> None:
         if self.verdict is not None:
             _check(self.verdict, VERDICTS, "verdict")
+
+
+_CANDIDATE_KEYS = ("status", "reasons", "warnings", "provenance")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A built row with the machine's suggestion beside it: its status (``auto-ok`` or
+    ``needs-review``), the reasons for a review, the validator's warnings, and where it came
+    from. Stored flat (the hub's row fields plus these four), as ``candidates.jsonl`` and the
+    pipelines' ``rows.jsonl`` hold it."""
+
+    row: Row
+    status: str = AUTO_OK
+    reasons: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check(self.status, CANDIDATE_STATUSES, "status")
+
+    def with_findings(self, errors: list[str], warnings: list[str]) -> Candidate:
+        """The validator's say: an error sends the row to review, a warning is kept beside it."""
+        status = NEEDS_REVIEW if errors else self.status
+        return replace(self, status=status, reasons=(*self.reasons, *errors), warnings=tuple(warnings))
+
+    def to_json(self, row_record: dict[str, Any]) -> dict[str, Any]:
+        """``row_record``: the row in the hub's schema (``dataset.hub_record``)."""
+        return {**row_record, "language": self.row.language, "subset": self.row.subset, "status": self.status,
+                "reasons": list(self.reasons), "warnings": list(self.warnings), "provenance": dict(self.provenance)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Candidate:
+        return cls(Row.from_json(data), str(data.get("status") or AUTO_OK), tuple(data.get("reasons") or ()),
+                   tuple(data.get("warnings") or ()), dict(data.get("provenance") or {}))

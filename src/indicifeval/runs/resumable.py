@@ -9,7 +9,7 @@ mended), cut at ``max_answer_chars`` (the cut recorded), and split from their re
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +80,29 @@ def record_of(result: GenerationResult, job: Job, max_answer_chars: int) -> Gene
     )
 
 
+def cached(records: Iterable[dict], hashes: Mapping[str, str]) -> dict[str, Generation]:
+    """uid -> a usable answer for each item of ``hashes`` (uid -> content hash) that a log of
+    paid-for results already holds: the item's own latest record, or any successful record made
+    for the same content under another uid (the log is a content-addressed cache: the same
+    request is never paid for twice, whatever rerun or renumbering came between)."""
+    latest: dict[str, dict] = {}
+    by_hash: dict[str, dict] = {}
+    for record in records:
+        uid = record.get("uid")
+        if isinstance(uid, str):
+            latest[uid] = record
+        if record.get("error") is None and isinstance(record.get("content_hash"), str):
+            by_hash[record["content_hash"]] = record
+    out: dict[str, Generation] = {}
+    for uid, wanted in hashes.items():
+        own = latest.get(uid)
+        if own is not None and Generation.from_json(own).usable_for(wanted):
+            out[uid] = Generation.from_json(own)
+        elif wanted in by_hash:
+            out[uid] = Generation.from_json({**by_hash[wanted], "uid": uid})
+    return out
+
+
 def execute(backend: Backend, jobs: Sequence[Job], log: JsonlLog, *,
             max_answer_chars: int = DEFAULT_MAX_ANSWER_CHARS,
             on_progress: Callable[[int], None] | None = None) -> None:
@@ -100,4 +123,4 @@ def execute(backend: Backend, jobs: Sequence[Job], log: JsonlLog, *,
         backend.generate([job.request for job in jobs], on_result)
 
 
-__all__ = ["DEFAULT_MAX_ANSWER_CHARS", "Job", "Plan", "execute", "plan", "record_of"]
+__all__ = ["DEFAULT_MAX_ANSWER_CHARS", "Job", "Plan", "cached", "execute", "plan", "record_of"]

@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import regex
+
 from indicifeval.core.errors import InputError
 
 HUB_PREFIX = "hf://"
@@ -124,15 +126,34 @@ def iter_documents(shard: Shard, stats: dict[str, int] | None = None) -> Iterato
         yield from _jsonl_documents(shard, stats)
 
 
+_SURROGATE = regex.compile(r"[\ud800-\udfff]")
+
+
+def _skip(stats: dict[str, int], why: str, at: int | None = None) -> None:
+    stats[why] = stats.get(why, 0) + 1
+    if at is not None:
+        stats.setdefault(f"first_{why}", at)
+
+
 def _document(record: Any, where: str, shard: Shard, stats: dict[str, int]) -> Document | None:
+    """A document, or None (counted by why) for a record that is not one: no object, no text,
+    a lone surrogate (an escape like \\ud800 no text can hold), an id that is not a string or
+    a number."""
     if not isinstance(record, dict):
-        stats["not_an_object"] = stats.get("not_an_object", 0) + 1
+        _skip(stats, "not_an_object")
         return None
     text = record.get("text")
     if not isinstance(text, str) or not text.strip():
-        stats["no_text"] = stats.get("no_text", 0) + 1
+        _skip(stats, "no_text")
+        return None
+    if _SURROGATE.search(text):
+        _skip(stats, "lone_surrogate")
         return None
     doc_id = record.get("doc_id", record.get("id"))
+    if doc_id is not None and (isinstance(doc_id, bool) or not isinstance(doc_id, (str, int, float))
+                               or (isinstance(doc_id, str) and _SURROGATE.search(doc_id))):
+        _skip(stats, "bad_doc_id")
+        return None
     return Document(str(doc_id) if doc_id is not None else where, text, shard.id)
 
 
@@ -151,14 +172,17 @@ def _jsonl_documents(shard: Shard, stats: dict[str, int]) -> Iterator[Document]:
                 break
             at = position
             position += len(line)
-            text = line.decode("utf-8", "replace").lstrip("\ufeff").strip()
+            try:
+                text = line.decode("utf-8").lstrip("\ufeff").strip()
+            except UnicodeDecodeError:  # skipped and counted: a document with a mangled byte is not text
+                _skip(stats, "invalid_utf8", at)
+                continue
             if not text:
                 continue
             try:
                 record = json.loads(text)
-            except ValueError:
-                stats["malformed"] = stats.get("malformed", 0) + 1
-                stats.setdefault("first_malformed", at)
+            except (ValueError, RecursionError):
+                _skip(stats, "malformed", at)
                 continue
             doc = _document(record, f"{name}@{at}", shard, stats)
             if doc is not None:

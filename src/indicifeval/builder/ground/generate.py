@@ -19,11 +19,11 @@ from typing import Any
 from indicifeval.builder.ground.requests import request_hash
 from indicifeval.builder.stages import StageContext
 from indicifeval.core.errors import IndicIFEvalError
-from indicifeval.records import Generation, GenerationTask
+from indicifeval.core.log import JsonlLog
+from indicifeval.records import GenerationTask
 from indicifeval.runs.backends import Backend
 from indicifeval.runs.requests import GenerationRequest, SamplingSettings
-from indicifeval.runs.resumable import Job, execute
-from indicifeval.runs.resumable import plan as plan_jobs
+from indicifeval.runs.resumable import Job, cached, execute
 
 TRANSPORTS = ("online", "openai-batch", "gemini-batch")
 
@@ -58,55 +58,48 @@ def _request(task: GenerationTask, backend_name: str) -> GenerationRequest:
     return GenerationRequest(task.uid, task.messages, settings)
 
 
-def _missing(tasks: list[GenerationTask], latest: dict[str, dict]) -> list[GenerationTask]:
-    out = []
-    for task in tasks:
-        record = latest.get(task.uid)
-        if record is None or not Generation.from_json(record).usable_for(request_hash(task)):
-            out.append(task)
-    return out
+def _missing(tasks: list[GenerationTask], log: JsonlLog) -> list[GenerationTask]:
+    """The tasks whose reply the cache does not hold (for this exact request)."""
+    have = cached(log.read(), {t.uid: request_hash(t) for t in tasks})
+    return [t for t in tasks if t.uid not in have]
 
 
 def generate(ctx: StageContext, tasks: list[GenerationTask], log_name: str) -> dict[str, int]:
-    spec: GenerateSpec = ctx.engine or GenerateSpec()
-    log = ctx.log(log_name)
-    latest = log.latest() if log.exists() else {}
+    spec: GenerateSpec = ctx.model or GenerateSpec()
+    log = ctx.cache(log_name)  # every reply and import, kept through any rerun
     if spec.transport == "online":
-        pending = _missing(tasks, latest)
+        pending = _missing(tasks, log)
         if pending:
             if spec.backend is None:
                 raise IndicIFEvalError("the online transport needs a backend (--backend)")
             backend = spec.backend()
             jobs = [Job(_request(t, spec.backend_name), request_hash(t)) for t in pending]
             with ctx.bar("replies", len(jobs)) as advance:
-                execute(backend, plan_jobs(jobs, latest).todo, log, on_progress=advance)
-        latest = log.latest()
-        failed = sum(1 for t in tasks if (latest.get(t.uid) or {}).get("error"))
-        return {"requests": len(tasks), "asked": len(pending), "failed": failed}
-    return _batch(ctx, spec, tasks, log, latest)
+                execute(backend, jobs, log, on_progress=advance)
+        failed = len(_missing(tasks, log))
+        return {"requests": len(tasks), "asked": len(pending), "reused": len(tasks) - len(pending), "failed": failed}
+    return _batch(ctx, spec, tasks, log)
 
 
-def _batch(ctx: StageContext, spec: GenerateSpec, tasks: list[GenerationTask], log, latest) -> dict[str, int]:
+def _batch(ctx: StageContext, spec: GenerateSpec, tasks: list[GenerationTask], log: JsonlLog) -> dict[str, int]:
     from indicifeval.builder.ground.batch import export_batch, import_batch
 
     hashes = {t.uid: request_hash(t) for t in tasks}
     counts = {"requests": len(tasks), "imported": 0, "malformed": 0, "unknown": 0}
     if spec.imports:
         result = import_batch(spec.transport, spec.imports, hashes)
-        fresh = [g for g in result.generations
-                 if not (latest.get(g.uid) and Generation.from_json(latest[g.uid]).usable_for(hashes[g.uid]))]
+        have = cached(log.read(), hashes)
+        fresh = [g for g in result.generations if g.uid not in have]
         with log:
-            for generation in fresh:
-                log.append(generation.to_json())
+            log.append_many([g.to_json() for g in fresh])
         counts.update(imported=len(fresh), malformed=len(result.malformed), unknown=len(result.unknown))
-        latest = log.latest()
-    pending = _missing(tasks, latest)
+    pending = _missing(tasks, log)
     counts["missing"] = len(pending)
     if pending:
         batch_dir = ctx.folder / "ground" / "batch"
         number = len(list(batch_dir.glob(f"{spec.transport}-requests-*.jsonl"))) + 1 if batch_dir.is_dir() else 1
         name = f"ground/batch/{spec.transport}-requests-{number:03d}.jsonl"
-        export_batch(spec.transport, pending, spec.model, ctx.output(name))
+        export_batch(spec.transport, pending, spec.model, ctx.keep(name))  # it may be running at a provider
         how = ("vllm run-batch -i FILE -o OUT --model MODEL, or the OpenAI Batch API"
                if spec.transport == "openai-batch" else "Gemini batch mode")
         raise BatchPending(f"{len(pending)} of {len(tasks)} replies are missing: run {Path(ctx.folder) / name} "

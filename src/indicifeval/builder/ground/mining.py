@@ -27,6 +27,7 @@ from indicifeval.checkers.rules import get_rules
 from indicifeval.languages import get_profile, script_ranges
 from indicifeval.text.normalize import match_key_of_nfc, nfc
 from indicifeval.text.paragraphs import leading_words, paragraphs
+from indicifeval.text.scripts import script_counts
 
 _RUN = regex.compile(r"[\p{L}\p{M}\p{N}]+")
 _LETTER = regex.compile(r"\p{L}")
@@ -64,11 +65,13 @@ class VocabPart:
     tf: Counter = field(default_factory=Counter)
     df: Counter = field(default_factory=Counter)
     skipped: dict[str, int] = field(default_factory=dict)
+    scripts: Counter = field(default_factory=Counter)  # documents by the script most of their letters are in
 
     def add(self, other: VocabPart) -> VocabPart:
         self.docs += other.docs
         self.tf.update(other.tf)
         self.df.update(other.df)
+        self.scripts.update(other.scripts)
         for k, v in other.skipped.items():
             if isinstance(v, int) and not k.startswith("first_"):
                 self.skipped[k] = self.skipped.get(k, 0) + v
@@ -76,11 +79,12 @@ class VocabPart:
 
     def to_json(self) -> dict:
         return {"docs": self.docs, "tf": dict(sorted(self.tf.items())), "df": dict(sorted(self.df.items())),
-                "skipped": self.skipped}
+                "skipped": self.skipped, "scripts": dict(sorted(self.scripts.items()))}
 
     @classmethod
     def from_json(cls, data: dict) -> VocabPart:
-        return cls(data["docs"], Counter(data["tf"]), Counter(data["df"]), dict(data.get("skipped") or {}))
+        return cls(data["docs"], Counter(data["tf"]), Counter(data["df"]), dict(data.get("skipped") or {}),
+                   Counter(data.get("scripts") or {}))
 
 
 def map_vocab(task: VocabTask) -> VocabPart:
@@ -91,6 +95,8 @@ def map_vocab(task: VocabTask) -> VocabPart:
     seen: dict[str, bool] = {}
     for doc in iter_documents(task.shard, part.skipped):
         part.docs += 1
+        scripts = script_counts(doc.text, sample=200)
+        part.scripts[scripts.most_common(1)[0][0] if scripts else "none"] += 1
         counts = Counter(tokens(doc.text))
         for word, n in counts.items():
             ok = seen.get(word)

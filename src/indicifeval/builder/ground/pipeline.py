@@ -14,14 +14,20 @@ from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.generate import TRANSPORTS, GenerateSpec
 from indicifeval.builder.ground.select import load_plan
 from indicifeval.builder.project import BuildFolder, StageRecord
-from indicifeval.builder.stages import run_stage
+from indicifeval.builder.stages import (
+    StageCall,
+    check_stage_names,
+    model_identity,
+    pipeline_order,
+    require_rows,
+    run_pipeline,
+)
 from indicifeval.core.errors import InputError
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends import Backend, create_backend
 from indicifeval.runs.backends.mock import MockBackend
 
-STAGES = ("shards", "vocab", "features", "select", "requests", "generate", "rows")
-SHARD_STAGES = ("vocab", "features")
+STAGES = tuple(pipeline_order(ground_stages.PIPELINE))  # shards vocab features select requests generate rows
 
 
 @dataclass
@@ -83,35 +89,14 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
     if generator.transport not in TRANSPORTS:
         raise InputError(f"unknown transport {generator.transport!r}; choose from {', '.join(TRANSPORTS)}",
                          field="transport")
-    if until is not None and until not in STAGES:
-        raise InputError(f"unknown stage {until!r}; the stages are {', '.join(STAGES)}", field="until")
-    forced = set(force)
-    if forced - set(STAGES):
-        raise InputError(f"unknown stage {', '.join(sorted(forced - set(STAGES)))}; the stages are "
-                         f"{', '.join(STAGES)}", field="force")
+    check_stage_names(ground_stages.PIPELINE, until, force)
     mining = mining or MiningOptions()
     seed = load_plan(plan).seed  # checked now, before any work
     build = BuildFolder(out).create(language, overwrite)
     folder = build.folder
     hub = corpus.startswith(HUB_PREFIX)
-    params: dict[str, dict[str, Any]] = {
-        "shards": {"corpus": corpus if hub else str(Path(corpus).resolve()), "revision": revision,
-                   "shard_bytes": mining.shard_bytes},
-        "vocab": {"language": language, "min_length": mining.min_length, "top_k": mining.top_k,
-                  "min_df": mining.min_df},
-        "features": {"language": language, "max_chars": mining.max_chars},
-        "select": {"language": language},
-        "requests": {"language": language, "seed": seed},
-        "generate": {"model": generator.model},
-        "rows": {"language": language,
-                 "provenance": {"corpus": corpus, "revision": revision, "model": generator.model}},
-    }
-    inputs: dict[str, dict[str, str | Path]] = {
-        "shards": {} if hub else {"corpus": corpus},
-        "features": {"keywords": folder / ground_stages.KEYWORDS},
-        "select": {"plan": plan} if plan is not None else {},
-        "generate": {"requests": folder / ground_stages.REQUESTS},
-    }
+    # where the corpus is does not make it another corpus: a local one is known by its content
+    corpus_name = corpus if hub else Path(corpus).name
     made: list[Any] = []
 
     def shard_executor() -> Any:  # one for both shard stages (a Ray start costs seconds)
@@ -119,20 +104,28 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
             made.append(create_executor(executor, workers, ray_address))
         return made[0]
 
-    done: dict[str, StageRecord] = {}
+    calls = {
+        "shards": StageCall(inputs={} if hub else {"corpus": corpus},
+                            params={"corpus": corpus_name, "revision": revision, "shard_bytes": mining.shard_bytes}),
+        "vocab": StageCall(params={"language": language, "min_length": mining.min_length, "top_k": mining.top_k,
+                                   "min_df": mining.min_df}, executor=shard_executor),
+        "features": StageCall(inputs={"keywords": folder / ground_stages.KEYWORDS},
+                              params={"language": language, "max_chars": mining.max_chars}, executor=shard_executor),
+        "select": StageCall(inputs={"plan": plan} if plan is not None else {}, params={"language": language}),
+        "requests": StageCall(params={"language": language, "seed": seed}),
+        "generate": StageCall(inputs={"requests": folder / ground_stages.REQUESTS},
+                              params={"model": model_identity(generator.model)}, model=generator.spec()),
+        "rows": StageCall(params={"language": language,
+                                  "provenance": {"corpus": corpus_name, "revision": revision,
+                                                 "model": generator.model}}),
+    }
     try:
-        for name in STAGES:
-            engine: Any = shard_executor if name in SHARD_STAGES else generator.spec() if name == "generate" else None
-            record = run_stage(build, ground_stages.PIPELINE, name, inputs=inputs.get(name, {}),
-                               params=params[name], engine=engine, force=name in forced, progress=progress)
-            done[name] = record
-            if on_stage:
-                on_stage(name, record)
-            if name == until:
-                break
+        done = run_pipeline(build, ground_stages.PIPELINE, calls, until=until, force=force,
+                            sources={} if hub else {"corpus": corpus}, on_stage=on_stage, progress=progress)
     finally:
         for made_executor in made:
             made_executor.shutdown()
+    require_rows(build, done, ("select", "rows"))
     return done
 
 

@@ -162,11 +162,18 @@ def recheck(language: str, instruction_id: str, kwargs: dict, text: str, paragra
 
 
 def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords: Iterable[str],
-                    rejected: list[dict] | None = None) -> list[MinedContext]:
-    """The contexts the plan asks for, in the plan's order, each passing its checker."""
+                    rejected: list[dict] | None = None, duplicates: list[str] | None = None) -> list[MinedContext]:
+    """The contexts the plan asks for, in the plan's order, each passing its checker. A second
+    document with an id already seen is left out (and its id added to ``duplicates``)."""
     wanted = set(keywords)
     queries = _queries(plan)
+    seen_ids: set[str] = set()
     for record in records:
+        if record["doc_id"] in seen_ids:  # the first document with an id is the one (corpus order)
+            if duplicates is not None:
+                duplicates.append(record["doc_id"])
+            continue
+        seen_ids.add(record["doc_id"])
         if "text" in record and plan.min_chars <= record["chars"] <= plan.max_chars:
             _offer_record(queries, plan, record, wanted)
     used_docs: set[str] = set()

@@ -16,8 +16,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 
-from indicifeval.builder.ground.corpus import Shard, list_shards
+from indicifeval.builder.ground.corpus import HUB_PREFIX, Shard, list_shards
 from indicifeval.builder.ground.mining import FeatureTask, VocabPart, VocabTask, map_features, map_vocab, rank_keywords
 from indicifeval.builder.ground.requests import make_request, request_hash
 from indicifeval.builder.ground.rows import AUTO_OK, build_row
@@ -25,21 +27,17 @@ from indicifeval.builder.ground.select import load_plan, select_contexts
 from indicifeval.builder.stages import StageContext, stage
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import atomic_writer
-from indicifeval.core.jsonl import read_jsonl
+from indicifeval.core.jsonl import read_jsonl, write_jsonl
 from indicifeval.dataset.validation import validate_rows
-from indicifeval.records import Generation, GenerationTask, MinedContext, layout
+from indicifeval.languages import get_profile
+from indicifeval.records import GenerationTask, MinedContext, layout
+from indicifeval.runs.resumable import cached
 
 PIPELINE = "ground"
 SHARDS, VOCAB, KEYWORDS = "ground/shards.json", "ground/vocab.json", "ground/keywords.jsonl"
 CONTEXTS, SELECT_REJECTED = "ground/contexts.jsonl", "ground/select-rejected.jsonl"
 REQUESTS, GENERATIONS = "ground/requests.jsonl", "ground/generations.jsonl"
 ROWS, REJECTED, VALIDATION = layout.GROUND_ROWS, "ground/rejected.jsonl", "ground/validation.jsonl"
-
-
-def _write_jsonl(path, records) -> None:
-    with atomic_writer(path) as fh:
-        for record in records:
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def _write_json(path, data) -> None:
@@ -57,8 +55,21 @@ def _lines(path) -> Iterator[dict]:
         yield record
 
 
+def _corpus(ctx: StageContext) -> str:
+    """The corpus as given this time (a local one may have moved, or been typed from elsewhere)."""
+    local = ctx.sources.get("corpus")
+    return str(local) if local is not None else str(ctx.params.get("corpus") or ctx.build.folder / SHARDS)
+
+
 def _shards(ctx: StageContext) -> list[Shard]:
-    return [Shard.from_json(s) for s in json.loads((ctx.folder / SHARDS).read_text(encoding="utf-8"))["shards"]]
+    """The shards, their local paths resolved against the corpus as given now (they are stored
+    relative to it, so a moved corpus or build folder, or another working directory, still reads)."""
+    stored = [Shard.from_json(s) for s in json.loads((ctx.folder / SHARDS).read_text(encoding="utf-8"))["shards"]]
+    root = ctx.sources.get("corpus")
+    if root is None:
+        return stored
+    return [replace(s, path=str(root if s.path in ("", ".") else root / s.path))
+            if not s.path.startswith(HUB_PREFIX) and not Path(s.path).is_absolute() else s for s in stored]
 
 
 def _map_shards(ctx: StageContext, kind: str, fn, tasks: list, write) -> int:
@@ -68,7 +79,8 @@ def _map_shards(ctx: StageContext, kind: str, fn, tasks: list, write) -> int:
         ctx.output(name)  # recorded, so a forced rerun removes every part
     todo = [i for i, name in enumerate(names) if not (ctx.folder / name).is_file()]
     if todo:
-        executor = ctx.engine()  # shared by the shard stages; the pipeline shuts it down
+        assert ctx.executor is not None, "a shard stage declares uses='executor'"
+        executor = ctx.executor()  # shared by the shard stages; the pipeline shuts it down
         with ctx.bar("shards", len(todo)) as advance:
             def done(j: int, result) -> None:
                 write(ctx.folder / names[todo[j]], result)
@@ -80,14 +92,18 @@ def _map_shards(ctx: StageContext, kind: str, fn, tasks: list, write) -> int:
 
 @stage("shards", pipeline=PIPELINE, help="the corpus as shards, one task each")
 def shards_stage(ctx: StageContext) -> dict[str, int]:
-    corpus = ctx.params["corpus"]
+    corpus = _corpus(ctx)
     shards = list_shards(corpus, ctx.params.get("revision"), ctx.params["shard_bytes"])
-    _write_json(ctx.output(SHARDS), {"corpus": corpus, "revision": ctx.params.get("revision"),
+    if not corpus.startswith(HUB_PREFIX):  # stored relative to the corpus (a file: "")
+        root = Path(corpus)
+        shards = [replace(s, path="" if root.is_file() else Path(s.path).relative_to(root).as_posix())
+                  for s in shards]
+    _write_json(ctx.output(SHARDS), {"corpus": ctx.params["corpus"], "revision": ctx.params.get("revision"),
                                      "shards": [s.to_json() for s in shards]})
     return {"shards": len(shards)}
 
 
-@stage("vocab", pipeline=PIPELINE, after=("shards",), help="word counts per shard, merged and ranked")
+@stage("vocab", pipeline=PIPELINE, after=("shards",), uses="executor", help="word counts per shard, merged and ranked")
 def vocab_stage(ctx: StageContext) -> dict[str, int]:
     language, min_length = ctx.params["language"], ctx.params["min_length"]
     tasks = [VocabTask(s, language, min_length) for s in _shards(ctx)]
@@ -99,12 +115,26 @@ def vocab_stage(ctx: StageContext) -> dict[str, int]:
     if total.docs == 0:
         why = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(total.skipped.items())) or "it is empty"
         raise InputError(f"the corpus has no usable document ({why}): each line must be a JSON object with a "
-                         f"non-empty 'text'", json.loads((ctx.folder / SHARDS).read_text(encoding="utf-8"))["corpus"])
+                         f"non-empty 'text'", _corpus(ctx))
+    _check_script(total, language, _corpus(ctx))
     keywords = rank_keywords(total, ctx.params["top_k"], min_df=ctx.params["min_df"])
     _write_json(ctx.output(VOCAB), {"docs": total.docs, "words": len(total.tf), "skipped": total.skipped})
-    _write_jsonl(ctx.output(KEYWORDS), keywords)
+    write_jsonl(ctx.output(KEYWORDS), keywords)
     return {"shards": len(tasks), "shards_run": ran, "documents": total.docs, "words": len(total.tf),
             "keywords": len(keywords), **{f"skipped_{k}": v for k, v in total.skipped.items()}}
+
+
+def _check_script(total: VocabPart, language: str, corpus: str) -> None:
+    """A corpus mostly in another script is refused here, before any request is made from it."""
+    script = get_profile(language).script
+    documents = sum(total.scripts.values())
+    if not documents:
+        return  # parts written before scripts were counted
+    share = total.scripts.get(script, 0) / documents
+    if share < 0.5:
+        other, n = max(((k, v) for k, v in total.scripts.items() if k != script), key=lambda kv: (kv[1], kv[0]))
+        raise InputError(f"only {share:.0%} of the corpus's {documents} documents are in the {script} script of "
+                         f"{language}; {n / documents:.0%} are in {other}: is this the {language} corpus?", corpus)
 
 
 def keyword_list(ctx: StageContext) -> tuple[str, ...]:
@@ -118,7 +148,7 @@ def keyword_list(ctx: StageContext) -> tuple[str, ...]:
     return tuple(dict.fromkeys(words))
 
 
-@stage("features", pipeline=PIPELINE, after=("vocab",), help="one feature record per document")
+@stage("features", pipeline=PIPELINE, after=("vocab",), uses="executor", help="one feature record per document")
 def features_stage(ctx: StageContext) -> dict[str, int]:
     keywords = keyword_list(ctx)
     tasks = [FeatureTask(s, ctx.params["language"], keywords, ctx.params["max_chars"]) for s in _shards(ctx)]
@@ -135,11 +165,16 @@ def _feature_records(ctx: StageContext) -> Iterator[dict]:
 def select_stage(ctx: StageContext) -> dict[str, int]:
     plan = load_plan(ctx.inputs.get("plan"))
     rejected: list[dict] = []
-    contexts = select_contexts(_feature_records(ctx), plan, ctx.params["language"], keyword_list(ctx), rejected)
-    _write_jsonl(ctx.output(CONTEXTS), (c.to_json() for c in contexts))
-    _write_jsonl(ctx.output(SELECT_REJECTED), rejected)
+    duplicates: list[str] = []
+    contexts = select_contexts(_feature_records(ctx), plan, ctx.params["language"], keyword_list(ctx), rejected,
+                               duplicates)
+    if duplicates:
+        ctx.note(f"{len(duplicates)} documents left out: their doc_id was used before (first: {duplicates[0]!r:.60})")
+    write_jsonl(ctx.output(CONTEXTS), (c.to_json() for c in contexts))
+    write_jsonl(ctx.output(SELECT_REJECTED), rejected)
     kinds = Counter(c.features["kind"] for c in contexts)
-    return {"contexts": len(contexts), "recheck_failed": len(rejected), **dict(sorted(kinds.items()))}
+    return {"contexts": len(contexts), "recheck_failed": len(rejected), "duplicate_doc_ids": len(duplicates),
+            **dict(sorted(kinds.items()))}
 
 
 def _contexts(ctx: StageContext) -> list[MinedContext]:
@@ -153,12 +188,12 @@ def _requests(ctx: StageContext) -> list[GenerationTask]:
 @stage("requests", pipeline=PIPELINE, after=("select",), help="one generation request per context")
 def requests_stage(ctx: StageContext) -> dict[str, int]:
     tasks = [make_request(c, ctx.params["seed"]) for c in _contexts(ctx)]
-    _write_jsonl(ctx.output(REQUESTS), (t.to_json() for t in tasks))
+    write_jsonl(ctx.output(REQUESTS), (t.to_json() for t in tasks))
     styles = Counter("context" if t.context_required else "no_context" for t in tasks)
     return {"requests": len(tasks), **dict(sorted(styles.items()))}
 
 
-@stage("generate", pipeline=PIPELINE, after=("requests",), help="the LLM's replies (online or batch)")
+@stage("generate", pipeline=PIPELINE, after=("requests",), uses="model", help="the LLM's replies (online or batch)")
 def generate_stage(ctx: StageContext) -> dict[str, int]:
     from indicifeval.builder.ground.generate import generate
 
@@ -168,15 +203,13 @@ def generate_stage(ctx: StageContext) -> dict[str, int]:
 @stage("rows", pipeline=PIPELINE, after=("generate",), help="replies checked and made Ground rows")
 def rows_stage(ctx: StageContext) -> dict[str, int]:
     contexts = {c.id: c for c in _contexts(ctx)}
-    latest = ctx.log(GENERATIONS).latest() if (ctx.folder / GENERATIONS).exists() else {}
+    tasks = _requests(ctx)
+    replies = cached(ctx.read_log(GENERATIONS).read(), {t.uid: request_hash(t) for t in tasks})
     provenance = dict(ctx.params.get("provenance") or {})
     rows, rejected = [], []
     reasons: Counter[str] = Counter()
-    for key, task in enumerate(_requests(ctx), start=1):
-        record = latest.get(task.uid)
-        generation = Generation.from_json(record) if record else None
-        if generation is not None and not generation.usable_for(request_hash(task)):
-            generation = None
+    for key, task in enumerate(tasks, start=1):
+        generation = replies.get(task.uid)
         row, why = build_row(task, contexts[task.context_id], generation, key, provenance)
         if row is not None:
             rows.append(row)
@@ -185,18 +218,18 @@ def rows_stage(ctx: StageContext) -> dict[str, int]:
             rejected.append({"uid": task.uid, "kind": why[0], "detail": why[1], "style": task.style,
                              "instruction_id": task.instruction_id,
                              "reply": (generation.output[:2000] if generation else None)})
-    _write_jsonl(ctx.output(ROWS), rows)
-    _write_jsonl(ctx.output(REJECTED), rejected)
+    write_jsonl(ctx.output(ROWS), rows)
+    write_jsonl(ctx.output(REJECTED), rejected)
     if rows:
         from indicifeval.dataset import load_rows
 
         findings = validate_rows(load_rows(ctx.folder / ROWS))
-        _write_jsonl(ctx.output(VALIDATION), (f.to_json() for f in findings))
+        write_jsonl(ctx.output(VALIDATION), (f.to_json() for f in findings))
         if any(f.is_error for f in findings):
             raise InputError("the validator found errors in rows the rows stage accepted (a bug: please report it)",
                              str(ctx.folder / VALIDATION))
     else:
-        _write_jsonl(ctx.output(VALIDATION), [])
+        write_jsonl(ctx.output(VALIDATION), [])
     counts = {"requests": len(contexts), "rows": len(rows), AUTO_OK: len(rows), "rejected": len(rejected)}
     counts.update({f"rejected: {k}": v for k, v in sorted(reasons.items())})
     return counts

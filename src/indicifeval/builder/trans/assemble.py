@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import regex
+
 from indicifeval.builder.trans.plan import ANSWERS, TransPlan
 from indicifeval.builder.trans.restore import restore
 from indicifeval.checkers.instructions import copied_kwargs, kwarg_role, lexical_kwargs
-from indicifeval.dataset import hub_record
 from indicifeval.languages import LanguageProfile
-from indicifeval.records import Generation, Row
+from indicifeval.records import AUTO_OK, NEEDS_REVIEW, Candidate, Generation, Row
+from indicifeval.text.scripts import script_counts
 
-AUTO_OK, NEEDS_REVIEW = "auto-ok", "needs-review"
 Lookup = dict[tuple[str, str], str]
 
 
@@ -66,10 +67,29 @@ def _kwargs(row: Row, phrases: Lookup, repeat_text: str | None, problems: list[s
     return out
 
 
-def assemble(plan: TransPlan, row: Row, generations: dict[str, dict], phrases: Lookup, profile: LanguageProfile,
-             provenance: dict[str, Any]) -> dict:
-    """The candidate row (a dict in the hub's schema plus ``status``, ``reasons``,
-    ``provenance``, ``language``, ``subset``)."""
+_LETTERS = regex.compile(r"\{\{\d+\}\}|[^\p{L}\p{M}]+")
+
+
+def untranslated(source: str, translation: str, profile: LanguageProfile) -> str | None:
+    """Why a unit's translation is not one: it came back as the source text, or (for a target
+    in another script) mostly in the source's Latin letters. None when it looks translated."""
+    letters = _LETTERS.sub("", source)
+    if len(letters) < 4:
+        return None  # a name, a number, a bullet: nothing to translate
+    if " ".join(translation.split()) == " ".join(source.split()):
+        return "came back unchanged (not translated)"
+    if profile.script == "Latn":
+        return None
+    counts = script_counts(_LETTERS.sub(" ", translation))
+    total = sum(counts.values())
+    if total and counts.get("Latn", 0) / total > 0.5 and counts.get(profile.script, 0) / total < 0.5:
+        return f"came back mostly in Latin letters ({counts['Latn'] / total:.0%}), not in {profile.script}"
+    return None
+
+
+def assemble(plan: TransPlan, row: Row, generations: dict[str, Generation], phrases: Lookup,
+             profile: LanguageProfile, provenance: dict[str, Any]) -> Candidate:
+    """The candidate row, with ``needs-review`` and the reasons when anything is amiss."""
     problems = list(plan.problems)
     resp_src = plan.resp_lang == "src"
     values: dict[int, str] = {}
@@ -86,8 +106,7 @@ def assemble(plan: TransPlan, row: Row, generations: dict[str, dict], phrases: L
     for index, unit in enumerate(plan.units):
         text = unit.text
         if unit.translate:
-            record = generations.get(unit_uid(plan.key, index))
-            generation = Generation.from_json(record) if record else None
+            generation = generations.get(unit_uid(plan.key, index))
             if generation is None:
                 problems.append(f"unit {index} was not translated")
             elif generation.error:
@@ -96,6 +115,9 @@ def assemble(plan: TransPlan, row: Row, generations: dict[str, dict], phrases: L
                 problems.append(f"unit {index}: the translation was cut at the length limit")
             else:
                 text = generation.answer if generation.answer is not None else generation.output
+                why = untranslated(unit.text, text, profile)
+                if why:
+                    problems.append(f"unit {index}: {why}")
         here = {n: v for n, v in values.items() if f"{{{{{n}}}}}" in unit.text}
         restored = restore(text, here, whole_words & set(here))
         problems += [f"unit {index}: {p}" for p in restored.problems]
@@ -107,10 +129,7 @@ def assemble(plan: TransPlan, row: Row, generations: dict[str, dict], phrases: L
     kwargs = _kwargs(row, phrases, repeat_text, problems)
     translated = row.__class__(row.key, prompt, row.instruction_id_list, tuple(kwargs), profile.code, "trans",
                                row.tags, row.resp_lang)
-    record = hub_record(translated)
-    record.update(language=profile.code, subset="trans", status=NEEDS_REVIEW if problems else AUTO_OK,
-                  reasons=problems, provenance=provenance)
-    return record
+    return Candidate(translated, NEEDS_REVIEW if problems else AUTO_OK, tuple(problems), (), dict(provenance))
 
 
-__all__ = ["AUTO_OK", "NEEDS_REVIEW", "assemble", "span_value", "unit_uid"]
+__all__ = ["assemble", "span_value", "unit_uid", "untranslated"]

@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval.builder.project import BuildFolder, StageRecord
-from indicifeval.builder.stages import run_stage
+from indicifeval.builder.stages import (
+    StageCall,
+    check_stage_names,
+    model_identity,
+    pipeline_order,
+    require_rows,
+    run_pipeline,
+)
 from indicifeval.builder.trans import stages as trans_stages
 from indicifeval.builder.trans.engines import (
     CHAT_ENGINES,
@@ -27,9 +34,8 @@ from indicifeval.runs.backends import Backend, BackendOptions
 from indicifeval.runs.backends.mock import MockBackend
 from indicifeval.runs.requests import SamplingSettings
 
-STAGES = ("plan", "pretranslate", "translate", "assemble", "validate")
+STAGES = tuple(pipeline_order(trans_stages.PIPELINE))  # plan, pretranslate, translate, assemble, validate
 SOURCE_COPY = "trans/english.jsonl"
-ENGINE_STAGES = ("pretranslate", "translate")  # the stages that call the engine: it is their identity
 
 
 @dataclass
@@ -53,7 +59,7 @@ class EngineSpec:
 
     def identity(self, language: str) -> dict[str, Any]:
         options = self.resolved_options(language)
-        return {"engine": self.name, "model": self.model, "options": options.output_settings(),
+        return {"engine": self.name, "model": model_identity(self.model), "options": options.output_settings(),
                 "fake": self.options.get("answers") if self.name == "mock" else None,
                 "system_prompt": system_prompt(self.prompt, language) if self.name in CHAT_ENGINES else None,
                 "settings": self.settings.to_json()}
@@ -94,36 +100,24 @@ def build_trans(out: str | Path, language: str, source: str | Path, engine: Engi
     profile = get_profile(language)
     if not profile.is_indic and profile.code != "en":
         raise InputError(f"{language}: a Trans split is built for an Indic language profile", field="lang")
-    if until is not None and until not in STAGES:
-        raise InputError(f"unknown stage {until!r}; the stages are {', '.join(STAGES)}", field="until")
-    forced = set(force)
-    unknown = forced - set(STAGES)
-    if unknown:
-        raise InputError(f"unknown stage {', '.join(sorted(unknown))}; the stages are {', '.join(STAGES)}",
-                         field="force")
+    check_stage_names(trans_stages.PIPELINE, until, force)
     if engine.backend is None and resolve_engine(engine.name, engine.model) != engine.name:
         engine = replace(engine, name=resolve_engine(engine.name, engine.model))
     build = BuildFolder(out).create(language, overwrite)
     identity = engine.identity(language)
-    params = {"language": language, "engine": identity}
-    inputs: dict[str, dict[str, str | Path]] = {
-        "plan": {"source": _source_file(build, source)},
-        "assemble": {"pretranslations": build.folder / trans_stages.PHRASES},
-        "validate": {"candidates": build.folder / trans_stages.CANDIDATES},
+    model = engine.factory(language)
+    calls = {
+        "plan": StageCall(inputs={"source": _source_file(build, source)}, params={"language": language}),
+        "pretranslate": StageCall(params={"language": language}, model=model, model_identity=identity),
+        "translate": StageCall(params={"language": language}, model=model, model_identity=identity),
+        "assemble": StageCall(inputs={"pretranslations": build.folder / trans_stages.PHRASES},
+                              params={"language": language, "engine": identity}),
+        "validate": StageCall(inputs={"candidates": build.folder / trans_stages.CANDIDATES},
+                              params={"language": language, "engine": identity}),
     }
-    done: dict[str, StageRecord] = {}
-    for name in STAGES:
-        calls_engine = name in ENGINE_STAGES
-        record = run_stage(build, trans_stages.PIPELINE, name, inputs=inputs.get(name, {}),
-                           params={"language": language} if name in ("plan", *ENGINE_STAGES) else params,
-                           engine=engine.factory(language) if calls_engine else None,
-                           engine_identity=identity if calls_engine else None, force=name in forced,
-                           progress=progress)
-        done[name] = record
-        if on_stage:
-            on_stage(name, record)
-        if name == until:
-            break
+    done = run_pipeline(build, trans_stages.PIPELINE, calls, until=until, force=force, on_stage=on_stage,
+                        progress=progress)
+    require_rows(build, done, ("assemble", "validate"))
     return done
 
 

@@ -1,0 +1,37 @@
+"""Built rows with the machine's suggestion (``records.Candidate``): the one reader and the one
+writer of ``candidates.jsonl`` and the pipelines' ``rows.jsonl``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+from indicifeval.core.jsonl import read_jsonl, write_jsonl
+from indicifeval.dataset import hub_record, parse_row
+from indicifeval.records import Candidate
+
+
+def candidate_record(candidate: Candidate) -> dict:
+    """A candidate as stored: the row in the hub's schema, then its status, reasons, warnings
+    and provenance."""
+    return candidate.to_json(hub_record(candidate.row))
+
+
+def write_candidates(path: str | Path, candidates: Iterable[Candidate]) -> Path:
+    return write_jsonl(path, (candidate_record(c) for c in candidates))
+
+
+def read_candidates(path: str | Path) -> list[Candidate]:
+    """Each line's row parsed and checked as any dataset row is (file, line and field named)."""
+    out = []
+    for source, record in read_jsonl(path):
+        row = parse_row(record, source)
+        try:
+            out.append(replace(Candidate.from_json(record), row=row))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise source.error(f"not a built row ({exc.__class__.__name__}: {exc})") from None
+    return out
+
+
+__all__ = ["candidate_record", "read_candidates", "write_candidates"]
