@@ -157,7 +157,7 @@ def test_undo_and_adjudication(review):
                                           "csrf": csrf(page)}).status_code == 403
 
 
-def test_a_keyword_fix_updates_prompt_kwargs_and_the_rows_file(review, folders):
+def test_a_keyword_fix_is_stored_with_the_verdicts_not_in_the_rows_file(review, folders):
     admin = client(review, "admin")
     store, item = next((s, i) for s in review.stores for i in s.items() if i["workflow"] == "trans-keywords")
     keyword = re.findall(r'<option value="([^"]+)"', admin.get(f"/item/{quote(item['id'])}").text)[0]
@@ -169,7 +169,10 @@ def test_a_keyword_fix_updates_prompt_kwargs_and_the_rows_file(review, folders):
     assert not [f for f in fixed["findings"] if f["severity"] == "error"]  # re-validated: still consistent
     rows = [json.loads(x) for x in (store.folder / "trans" / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
     written = next(r for r in rows if str(r["key"]) == item["key"])
-    assert "नयाशब्द" in written["prompt"] and "_edit" not in written
+    assert "नयाशब्द" not in written["prompt"]  # the build's output stays the machine's; the edit is the review's
+    (edit,) = store.edits(item["id"])
+    assert edit["annotator"] == "admin" and edit["detail"] == {"from": keyword, "to": "नयाशब्द"} and edit["at"]
+    assert keyword in json.dumps(edit["before"]["kwargs"], ensure_ascii=False) and edit["after"] == fixed["row"]
     page = admin.get(f"/item/{quote(item['id'])}").text
     admin.post("/verdict", data={"item": item["id"], "csrf": csrf(page), **answer_all(page)})
     assert review.latest()[item["id"], "admin"].edit["keywords"] == [{"from": keyword, "to": "नयाशब्द"}]

@@ -26,6 +26,7 @@ if not CHROMIUM:
     pytest.skip("no Chromium executable (Debian: apt install chromium)", allow_module_level=True)
 pytest.importorskip("uvicorn")
 
+from indicifeval.builder.review.store import ReviewStore  # noqa: E402
 from tests.builder.review_fixtures import annotators_file, ground_folder, token, trans_folder  # noqa: E402
 
 
@@ -171,8 +172,11 @@ def test_a_keyword_fix_updates_the_row_and_revalidates(setup):
         page.locator("#fix button").click()
     assert "re-validated: 0 errors" in page.locator(".notice").inner_text()
     assert "ब्राउज़रशब्द" in page.locator("#prompt mark").all_inner_texts()
-    written = [json.loads(x) for x in (folders[0] / "trans" / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
-    fixed = next(r for r in written if r["key"] == row["key"])
+    store = ReviewStore(folders[0], read_only=True)  # the edit is the review's, with who and when
+    (edit,) = store.edits(f"hi/trans/{row['key']}")
+    store.close()
+    fixed = edit["after"]
+    assert edit["annotator"] == "admin" and edit["at"]
     assert "ब्राउज़रशब्द" in fixed["prompt"] and old not in json.dumps(fixed["kwargs"], ensure_ascii=False)
     context.close()
 

@@ -71,11 +71,16 @@ def register(verbs: argparse._SubParsersAction) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from indicifeval.builder.review.serve import open_review, read_annotators
+    from indicifeval.builder.review.serve import hold_folders, open_review, read_annotators
     from indicifeval.builder.review.serve import serve as run
     from indicifeval.cli.output import console, err_console
 
-    review = open_review(args.folders, read_annotators(args.annotators), args.overlap, args.seed)
+    with hold_folders(args.folders):  # no rebuild while people review (and no second server)
+        return _serve(args, open_review(args.folders, read_annotators(args.annotators), args.overlap, args.seed),
+                      run, console, err_console)
+
+
+def _serve(args: argparse.Namespace, review, run, console, err_console) -> int:
     items = sum(len(store.items()) for store in review.stores)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         err_console.print(f"note: listening on {args.host}: anyone who can reach it and has a token can annotate",

@@ -15,8 +15,9 @@ from typing import Any
 
 from indicifeval._version import __version__
 from indicifeval.builder.project import BuildFolder, now_iso
+from indicifeval.builder.review.store import ReviewStore
 from indicifeval.checkers import SUBSETS
-from indicifeval.core.errors import InputError, OutputError, first_line
+from indicifeval.core.errors import InputError, OutputError, Source, first_line
 from indicifeval.core.files import StagedFiles
 from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.core.jsonl import read_jsonl
@@ -24,7 +25,7 @@ from indicifeval.dataset import hub_record, parse_row
 from indicifeval.dataset.rows import check_unique
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.records import HumanVerdict, Row
-from indicifeval.records.layout import GROUND_ROWS, REVIEW_AGREEMENT, REVIEW_VERDICTS, TRANS_ROWS
+from indicifeval.records.layout import GROUND_ROWS, REVIEW_AGREEMENT, REVIEW_DB, REVIEW_VERDICTS, TRANS_ROWS
 
 RELEASE_FORMAT = 1
 RELEASE_ROWS, RELEASE_INFO = "rows.jsonl", "release.json"
@@ -84,12 +85,28 @@ def final_verdict(item: _Item | None) -> str | None:
     return CORRECT if tally[CORRECT] > tally[INCORRECT] else INCORRECT
 
 
+def _read_review(folder: Path) -> tuple[dict[str, _Item], int, dict[str, list[dict]]]:
+    """The review's verdicts and edits: from the review database when there is one (read-only,
+    as it stands now: an adjudication made after the last export counts), else from an exported
+    ``review/verdicts.jsonl``."""
+    if (folder / REVIEW_DB).is_file():
+        store = ReviewStore(folder, read_only=True)
+        try:
+            standing = list(store.latest().values())
+            edits: dict[str, list[dict]] = {}
+            for edit in store.edits():
+                edits.setdefault(str(edit["item_id"]), []).append(edit)
+        finally:
+            store.close()
+        return _tally(standing), len(standing), edits
+    items, n = _read_verdicts(folder / REVIEW_VERDICTS)
+    return items, n, {}
+
+
 def _read_verdicts(path: Path) -> tuple[dict[str, _Item], int]:
-    """item id -> its verdicts, taken in time (``at``, then file order): an annotator's later
-    record replaces theirs, the latest adjudication is the one that stands."""
-    items: dict[str, _Item] = {}
+    """item id -> its verdicts from an exported file."""
     if not path.is_file():
-        return items, 0
+        return {}, 0
     found: list[HumanVerdict] = []
     for source, record in read_jsonl(path):
         try:
@@ -98,7 +115,14 @@ def _read_verdicts(path: Path) -> tuple[dict[str, _Item], int]:
             raise source.error(f"not a verdict record ({first_line(exc)})") from None
         if found[-1].adjudication and found[-1].verdict is None:
             raise source.error("an adjudication needs a verdict (correct or incorrect)", "verdict")
-    for verdict in sorted(found, key=lambda v: str(v.at or "")):  # stable: file order within one time
+    return _tally(found), len(found)
+
+
+def _tally(found: list[HumanVerdict]) -> dict[str, _Item]:
+    """item id -> its verdicts, taken in time (``at``, then given order): an annotator's later
+    record replaces theirs, the latest adjudication is the one that stands."""
+    items: dict[str, _Item] = {}
+    for verdict in sorted(found, key=lambda v: str(v.at or "")):  # stable: given order within one time
         item = items.setdefault(str(verdict.item_id), _Item())
         item.edited |= bool(verdict.edit)
         if verdict.verdict is None:
@@ -108,7 +132,7 @@ def _read_verdicts(path: Path) -> tuple[dict[str, _Item], int]:
         else:
             item.votes.pop(verdict.annotator, None)
             item.votes[verdict.annotator] = verdict.verdict
-    return items, len(found)
+    return items
 
 
 @dataclass
@@ -142,7 +166,9 @@ def _read_build(folder: Path) -> _Build:
             found.append((parse_row(record, source, language, subset), status))
     if not rows:
         raise InputError(f"the build folder has no rows ({' or '.join(ROW_FILES.values())})", str(folder))
-    verdicts, n = _read_verdicts(folder / REVIEW_VERDICTS)
+    verdicts, n, edits = _read_review(folder)
+    for found in rows.values():
+        found[:] = [_edited(row, status, edits.get(str(row.id)), verdicts) for row, status in found]
     agreement = None
     if (folder / REVIEW_AGREEMENT).is_file():
         try:
@@ -150,6 +176,22 @@ def _read_build(folder: Path) -> _Build:
         except (ValueError, UnicodeDecodeError) as exc:
             raise InputError(f"unreadable agreement file ({first_line(exc)})", str(folder / REVIEW_AGREEMENT)) from None
     return _Build(folder, language, manifest, rows, verdicts, n, agreement)
+
+
+def _edited(row: Row, status: str, edits: list[dict] | None, verdicts: dict[str, _Item]) -> tuple[Row, str]:
+    """The row as review left it: with its edits, when they were made on this very row (a row
+    rebuilt since the edit is not the one the reviewers judged: its verdicts are set aside and
+    it waits for review again)."""
+    if not edits:
+        return row, status
+    base = parse_row(edits[0]["before"], Source("review database", None), row.language, row.subset)
+    if base.content_hash != row.content_hash:
+        verdicts.pop(str(row.id), None)
+        return row, status
+    after = parse_row(edits[-1]["after"], Source("review database", None), row.language, row.subset)
+    item = verdicts.setdefault(str(row.id), _Item())
+    item.edited = True
+    return replace(after, source=row.source), status
 
 
 def _tags(row: Row, verdict: str, tier: str | None, parallel: bool) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from indicifeval.builder.review.items import fix_keyword, revalidate, verdict_of, workflows, write_back
+from indicifeval.builder.review.items import fix_keyword, revalidate, verdict_of, workflows
 from indicifeval.builder.review.pages import fonts_css, item_view, progress_rows
 from indicifeval.builder.review.store import ReviewStore, now_iso
 from indicifeval.core.errors import InputError
@@ -151,7 +151,7 @@ def create_app(review: Review) -> Starlette:
         if found is None or (item_id not in assigned and session["role"] != "admin"):
             return review.render("message.html", request, status=404, message="no such item for you")
         view = item_view(found[1], workflows()[found[1]["workflow"]], review.latest(), session["annotator"],
-                         assigned)
+                         assigned, found[0].edits(item_id))
         return review.render("item.html", request, item=view, notice=request.query_params.get("notice"))
 
     async def save_verdict(request: Request) -> Response:
@@ -165,7 +165,8 @@ def create_app(review: Review) -> Starlette:
         verdict = verdict_of(item["workflow"], answers)
         if verdict is None:
             return _to(f"/item/{quote(item_id)}?notice=answer+every+question")
-        edit = item["row"].get("_edit")
+        mine = [e["detail"] for e in store.edits(item_id) if e["annotator"] == session["annotator"]]
+        edit = {"keywords": mine, "by": session["annotator"]} if mine else None
         store.save(HumanVerdict(item_id, session["annotator"], item["workflow"], answers,
                                 str(form.get("comment", ""))[:2000], edit, now_iso(), verdict))
         return _to("/next")
@@ -189,16 +190,15 @@ def create_app(review: Review) -> Starlette:
             return _secure(PlainTextResponse("this workflow allows no edit", status_code=400))
         old, new = str(form.get("old", "")), str(form.get("new", ""))
         try:
-            row = fix_keyword({k: v for k, v in item["row"].items() if k != "_edit"}, old, new)
+            row = fix_keyword(item["row"], old, new)
         except InputError as exc:
             return _to(f"/item/{quote(item_id)}?notice={quote(str(exc))}")
-        edits = list((item["row"].get("_edit") or {}).get("keywords", [])) + [{"from": old.strip(), "to": new.strip()}]
-        item = {**item, "row": {**row, "_edit": {"keywords": edits, "by": session["annotator"]}}}
         findings = revalidate({**item, "row": row})
-        store.update_row(item_id, item["row"], findings)
-        write_back(store.folder, {**item, "row": row})
+        reopened = store.save_edit(item_id, session["annotator"], "keyword", {"from": old.strip(), "to": new.strip()},
+                                   row, findings)
         errors = sum(1 for f in findings if f.get("severity") == "error")
-        return _to(f"/item/{quote(item_id)}?notice={quote(f'keyword fixed; re-validated: {errors} errors')}")
+        said = f"keyword fixed; re-validated: {errors} errors" + (f"; {reopened} verdicts reopened" if reopened else "")
+        return _to(f"/item/{quote(item_id)}?notice={quote(said)}")
 
     async def progress(request: Request) -> Response:
         session = needs_session(request)

@@ -49,7 +49,7 @@ def _values(row: dict) -> list[str]:
 
 
 def item_view(item: dict, flow: dict, latest: dict[tuple[str, str], HumanVerdict], annotator: str,
-              assigned: list[str]) -> dict[str, Any]:
+              assigned: list[str], edits: list[dict] | None = None) -> dict[str, Any]:
     row = item["row"]
     profile = get_profile(item["language"])
     mine = latest.get((item["id"], annotator))
@@ -64,7 +64,7 @@ def item_view(item: dict, flow: dict, latest: dict[tuple[str, str], HumanVerdict
         "reasons": item["reasons"], "workflow": flow, "workflow_name": item["workflow"],
         "answers": mine.answers if mine else {}, "comment": mine.comment if mine else "",
         "done": mine is not None, "keywords": sorted(set(_values(row))),
-        "edited": (row.get("_edit") or {}).get("keywords", []),
+        "edited": [{**e["detail"], "by": e["annotator"], "at": e["at"]} for e in edits or []],
         "previous": assigned[at - 1] if at > 0 else None,
         "next": assigned[at + 1] if 0 <= at < len(assigned) - 1 else None,
         "position": at + 1, "total": len(assigned),

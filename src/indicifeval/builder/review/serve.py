@@ -4,7 +4,8 @@ serving the app, and what comes out of it: ``review/verdicts.jsonl`` and the agr
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from indicifeval.builder.review.items import load_items, plan_assignments
 from indicifeval.builder.review.store import ReviewStore, token_hash
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import atomic_writer
+from indicifeval.core.lock import FolderLock
 from indicifeval.core.settings_file import read_settings
 from indicifeval.records.layout import REVIEW_AGREEMENT, REVIEW_VERDICTS
 
@@ -72,6 +74,18 @@ def open_review(folders: Sequence[str | Path], annotators: dict[str, tuple[str, 
     return Review(stores, {token_hash(t): (name, role) for name, (t, role) in annotators.items()})
 
 
+@contextmanager
+def hold_folders(folders: Sequence[str | Path]) -> Iterator[None]:
+    """Hold every build folder's lock while the review runs: a `build` on one of them is refused
+    until the server stops, and the server does not start while a build runs (or another
+    server serves the folder). The lock is the operating system's: a killed server frees it."""
+    with ExitStack() as stack:
+        for folder in folders:
+            BuildFolder(folder).manifest()  # a build folder, or a clear error
+            stack.enter_context(FolderLock(folder, "build review serve"))
+        yield
+
+
 def serve(review: Review, host: str = "127.0.0.1", port: int = 8765) -> None:
     import uvicorn
 
@@ -107,4 +121,4 @@ def write_agreement(folder: str | Path, bootstrap: int = 1000, seed: int = 0) ->
     return path, table
 
 
-__all__ = ["export_verdicts", "open_review", "read_annotators", "serve", "write_agreement"]
+__all__ = ["export_verdicts", "hold_folders", "open_review", "read_annotators", "serve", "write_agreement"]

@@ -29,7 +29,11 @@ CREATE TABLE IF NOT EXISTS verdicts (id INTEGER PRIMARY KEY AUTOINCREMENT, item_
     workflow TEXT, answers TEXT, verdict TEXT, comment TEXT, edit TEXT, at TEXT, adjudication INTEGER,
     withdrawn INTEGER DEFAULT 0);
 CREATE INDEX IF NOT EXISTS verdicts_by_item ON verdicts (item_id, annotator);
+CREATE TABLE IF NOT EXISTS edits (id INTEGER PRIMARY KEY AUTOINCREMENT, item_id TEXT, annotator TEXT, at TEXT,
+    kind TEXT, detail TEXT, before TEXT, after TEXT);
+CREATE INDEX IF NOT EXISTS edits_by_item ON edits (item_id);
 """
+REOPENED = 2  # verdicts.withdrawn: superseded by an edit made after it (1: withdrawn by its annotator)
 
 
 def token_hash(token: str) -> str:
@@ -99,10 +103,6 @@ class ReviewStore:
     def items(self) -> list[dict[str, Any]]:
         return [_item(r) for r in self._run("SELECT * FROM items ORDER BY position")]
 
-    def update_row(self, item_id: str, row: dict, findings: list[dict]) -> None:
-        self._write([("UPDATE items SET row = ?, findings = ? WHERE id = ?",
-                      (json.dumps(row, ensure_ascii=False), json.dumps(findings, ensure_ascii=False), item_id))])
-
     # -- annotators, assignments -------------------------------------------------------------
     def put_annotator(self, name: str, token: str, role: str) -> None:
         self._write([("INSERT OR REPLACE INTO annotators VALUES (?,?,?)", (name, token_hash(token), role))])
@@ -151,6 +151,42 @@ class ReviewStore:
             return False
         self._write([("UPDATE verdicts SET withdrawn = 1 WHERE id = ?", (rows[0]["id"],))])
         return True
+
+    # -- edits --------------------------------------------------------------------------------
+    def save_edit(self, item_id: str, annotator: str, kind: str, detail: dict, after: dict,
+                  findings: list[dict]) -> int:
+        """Record an edit of an item's row with who, when, what and the row before and after, in
+        one transaction with the row itself; every verdict standing on the item (approvals
+        included, the editor's own too) is reopened: nobody has judged the edited row yet.
+        Returns how many verdicts were reopened."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                rows = list(self._db.execute("SELECT row FROM items WHERE id = ?", (item_id,)))
+                if not rows:
+                    raise KeyError(item_id)
+                before = rows[0]["row"]
+                self._db.execute("INSERT INTO edits (item_id, annotator, at, kind, detail, before, after) "
+                                 "VALUES (?,?,?,?,?,?,?)",
+                                 (item_id, annotator, now_iso(), kind, json.dumps(detail, ensure_ascii=False), before,
+                                  json.dumps(after, ensure_ascii=False)))
+                self._db.execute("UPDATE items SET row = ?, findings = ? WHERE id = ?",
+                                 (json.dumps(after, ensure_ascii=False), json.dumps(findings, ensure_ascii=False),
+                                  item_id))
+                reopened = self._db.execute("UPDATE verdicts SET withdrawn = ? WHERE item_id = ? AND withdrawn = 0",
+                                            (REOPENED, item_id)).rowcount
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return int(reopened)
+
+    def edits(self, item_id: str | None = None) -> list[dict[str, Any]]:
+        """The edits (of one item, or all), oldest first: who, when, kind, detail, before, after."""
+        where, args = ("WHERE item_id = ?", (item_id,)) if item_id is not None else ("", ())
+        return [{"item_id": r["item_id"], "annotator": r["annotator"], "at": r["at"], "kind": r["kind"],
+                 "detail": json.loads(r["detail"]), "before": json.loads(r["before"]), "after": json.loads(r["after"])}
+                for r in self._run(f"SELECT * FROM edits {where} ORDER BY id", args)]
 
     def latest(self) -> dict[tuple[str, str], HumanVerdict]:
         """(item, annotator) -> the standing verdict (the last one not withdrawn)."""

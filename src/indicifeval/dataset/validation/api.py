@@ -27,8 +27,8 @@ ROW_CHECKS: tuple[RowCheck, ...] = (
     formats.two_responses_separator, formats.json_mentioned, formats.bullet_example, formats.highlight_example,
     formats.title_example,
     numbers.number_stated, numbers.relation_missing,
-    language.language_named, language.resp_lang,
-    artefacts.leftover_placeholder, artefacts.doubled_punctuation,
+    language.language_named, language.resp_lang, language.prompt_language,
+    artefacts.leftover_placeholder, artefacts.doubled_punctuation, artefacts.bidi_control,
 )
 DEFAULT_OUT = "validation.jsonl"
 

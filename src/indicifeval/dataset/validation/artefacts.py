@@ -49,3 +49,33 @@ def doubled_punctuation(p: Prompt) -> Iterator[Finding]:
             continue
         yield finding(p.row, "doubled_punctuation", WARNING, f"doubled punctuation {mark!r}",
                       snippet(text, m.start(), m.end()))
+
+
+# embeddings, overrides and isolates: text that displays in another order than it reads (a
+# reviewer sees one prompt, the model another); LRM/RLM marks, which Urdu text uses, are fine
+_BIDI = regex.compile(r"[\u202a-\u202e\u2066-\u2069]")
+
+
+def _bidi_in(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [f"U+{ord(c):04X}" for c in _BIDI.findall(value)]
+    if isinstance(value, (list, tuple)):
+        return [c for v in value for c in _bidi_in(v)]
+    return []
+
+
+def bidi_control(p: Prompt) -> Iterator[Finding]:
+    row = p.row
+    for where, value in (("the key", row.key), ("the prompt", row.prompt)):
+        found = _bidi_in(value)
+        if found:
+            m = _BIDI.search(str(value))
+            yield finding(row, "bidi_control", ERROR, f"{where} holds bidi control characters "
+                          f"({', '.join(sorted(set(found)))}): it displays in another order than it reads",
+                          snippet(str(value), m.start(), m.end()) if m else None)
+    for index, kwargs in enumerate(row.kwargs):
+        for name, value in kwargs.items():
+            found = _bidi_in(value)
+            if found:
+                yield finding(row, "bidi_control", ERROR, f"kwarg {name} holds bidi control characters "
+                              f"({', '.join(sorted(set(found)))})", None, index)

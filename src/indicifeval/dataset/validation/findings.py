@@ -43,6 +43,8 @@ CHECKS: tuple[Check, ...] = (
     Check("relation_missing", "a relation where the checker needs one"),
     Check("language_named", "the requested response language named in the prompt"),
     Check("resp_lang", "resp_lang agrees with the instructions"),
+    Check("prompt_language", "the prompt is in the row's language (its script; the language identified)"),
+    Check("bidi_control", "no bidi embedding, override or isolate characters in the key, prompt or kwargs"),
     Check("leftover_placeholder", "no {{1}}, [[1]], ⟦1⟧, <ph1> or [INSERT … HERE] left in the prompt"),
     Check("doubled_punctuation", "no doubled punctuation (??, ।।) from translation or copying"),
     Check("duplicate_key", "one row per language, subset and key", dataset=True),

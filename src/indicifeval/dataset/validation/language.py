@@ -13,11 +13,22 @@ from collections.abc import Iterator
 from difflib import SequenceMatcher
 from functools import cache
 
+import regex
+
 from indicifeval.dataset.validation.findings import ERROR, WARNING, Finding, finding
 from indicifeval.dataset.validation.lexical import instructions
 from indicifeval.dataset.validation.prompt import Prompt
-from indicifeval.languages import UnknownLanguageError, get_profile, language_name, list_languages, world_languages
+from indicifeval.languages import (
+    LanguageProfile,
+    UnknownLanguageError,
+    get_profile,
+    language_name,
+    list_languages,
+    world_languages,
+)
+from indicifeval.text.langid import identify_language
 from indicifeval.text.normalize import match_key
+from indicifeval.text.scripts import script_counts
 
 RESPONSE_LANGUAGE = "language:response_language"
 # instructions that ask for an English answer by themselves
@@ -98,3 +109,40 @@ def resp_lang(p: Prompt) -> Iterator[Finding]:
         return
     yield finding(row, "resp_lang", WARNING,
                   f"resp_lang is {given!r}, but no instruction asks for an answer in {language_name(given)}", given)
+
+
+_NOT_LETTERS = regex.compile(r"\{\{\d+\}\}|https?://\S+|`[^`]*`")
+_MIN_LETTERS = 20
+
+
+def prompt_language(p: Prompt) -> Iterator[Finding]:
+    """The prompt is written in its row's language: most of its letters in the language's
+    script (an error otherwise: an untranslated or wrongly generated prompt), and, inside a
+    script several languages share, identified as the language by the scorer's language
+    identification (a warning otherwise: short prompts and names can mislead it)."""
+    row, profile = p.row, p.profile
+    if row.language == "en" or profile.script == "Latn":
+        return
+    counts = script_counts(_NOT_LETTERS.sub(" ", row.prompt))
+    total = sum(counts.values())
+    if total < _MIN_LETTERS:
+        return
+    share = counts.get(profile.script, 0) / total
+    if share < 0.5:
+        top, n = counts.most_common(1)[0]
+        yield finding(row, "prompt_language", ERROR, f"the prompt is mostly in the {top} script ({n / total:.0%} of "
+                      f"its letters), not in {profile.script} ({language_name(row.language)}): untranslated?",
+                      row.prompt[:80])
+        return
+    detected = identify_language(row.prompt)
+    other = get_profile_or_none(detected) if detected is not None and detected != row.language else None
+    if other is not None and other.script == profile.script:
+        yield finding(row, "prompt_language", WARNING, f"the prompt reads as {language_name(other.code)}, not "
+                      f"{language_name(row.language)}", row.prompt[:80])
+
+
+def get_profile_or_none(code: str) -> LanguageProfile | None:
+    try:
+        return get_profile(code)
+    except UnknownLanguageError:
+        return None
