@@ -1,0 +1,190 @@
+"""The build half's everyday paths lose nothing: --force on any stage re-asks nothing already
+answered and deletes no cache; a phrase-table edit reruns only what depends on it; the same build
+resumes from another directory, with absolute paths and after a move; a torn last line (a full
+disk mid-append) is repaired; untranslated or wrong-language output is never auto-ok; a corpus in
+another script is refused before any request; a build with no rows is an error."""
+
+from __future__ import annotations
+
+import errno
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
+from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+from indicifeval.cli import main
+from indicifeval.core.errors import InputError, OutputError
+from indicifeval.core.log import JsonlLog
+from indicifeval.dataset import load_rows
+from indicifeval.runs.backends.mock import MockBackend
+from tests.builder.corpus_fixture import corpus_path
+
+SMALL = MiningOptions(top_k=300, shard_bytes=100_000)
+TRANS_STAGES = ("plan", "pretranslate", "translate", "assemble", "validate")
+GROUND_STAGES = ("shards", "vocab", "features", "select", "requests", "generate", "rows")
+
+
+def _fake() -> EngineSpec:
+    return EngineSpec("mock", "fake", {"answers": "fake:0"})
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def _asked(done) -> int:
+    return sum(r.counts.get("asked", 0) for r in done.values() if r.ran)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> str:
+    return corpus_path("hi", tmp_path_factory.mktemp("corpus"))
+
+
+def test_force_on_every_trans_stage_reasks_nothing_and_keeps_every_translation(tmp_path):
+    out = tmp_path / "hi"
+    first = build_trans(out, "hi", "sample", _fake())
+    assert _asked(first) > 0
+    rows, mt = (out / "trans" / "rows.jsonl").read_bytes(), _lines(out / "trans" / "mt.jsonl")
+    for name in TRANS_STAGES:
+        done = build_trans(out, "hi", "sample", _fake(), force=[name])
+        assert done[name].reran_because == "--force" and _asked(done) == 0, name
+        assert _lines(out / "trans" / "mt.jsonl") == mt and (out / "trans" / "rows.jsonl").read_bytes() == rows
+
+
+def test_force_on_every_ground_stage_reasks_nothing_and_keeps_every_reply(tmp_path, corpus):
+    out = tmp_path / "g"
+    gen = Generator(options={"answers": "fake:0.2"})
+    first = build_ground(out, "hi", corpus, None, gen, executor="serial", mining=SMALL)
+    assert first["generate"].counts["asked"] > 0 and first["rows"].counts["rows"] > 0
+    rows, replies = (out / "ground" / "rows.jsonl").read_bytes(), _lines(out / "ground" / "generations.jsonl")
+    for name in GROUND_STAGES:
+        done = build_ground(out, "hi", corpus, None, gen, executor="serial", mining=SMALL, force=[name])
+        assert done[name].reran_because == "--force" and _asked(done) == 0, name
+        assert _lines(out / "ground" / "generations.jsonl") == replies
+        assert (out / "ground" / "rows.jsonl").read_bytes() == rows, name
+
+
+def test_a_phrase_table_edit_reruns_what_depends_on_it_and_asks_nothing(tmp_path):
+    out = tmp_path / "hi"
+    build_trans(out, "hi", "sample", _fake())
+    table = out / "trans" / "pretranslations.jsonl"
+    items = [json.loads(x) for x in table.read_text(encoding="utf-8").splitlines()]
+    edited = next(i for i in items if i["role"] == "translate" and i["translation"])
+    edited.update(translation="संपादितशब्द", status="edited")
+    table.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), encoding="utf-8")
+    done = build_trans(out, "hi", "sample", _fake())  # no --force: the edit is seen
+    assert done["assemble"].ran and done["assemble"].reran_because == "changed: inputs.pretranslations"
+    assert not done["translate"].ran and _asked(done) == 0
+    assert "संपादितशब्द" in (out / "trans" / "rows.jsonl").read_text(encoding="utf-8")
+    build_trans(out, "hi", "sample", _fake(), force=["pretranslate"])  # a forced rerun keeps the edit
+    assert "संपादितशब्द" in table.read_text(encoding="utf-8")
+
+
+def test_a_build_resumes_from_anywhere_and_after_a_move(tmp_path, corpus, monkeypatch):
+    gen = Generator(options={"answers": "fake:0.2"})
+    (tmp_path / "a").mkdir()
+    shutil.copy(corpus, tmp_path / "a" / "hi.jsonl")
+    monkeypatch.chdir(tmp_path / "a")
+    build_ground("g", "hi", "hi.jsonl", None, gen, executor="serial", mining=SMALL)
+    rows = (tmp_path / "a" / "g" / "ground" / "rows.jsonl").read_bytes()
+    monkeypatch.chdir(tmp_path)  # another directory, absolute paths
+    again = build_ground(tmp_path / "a" / "g", "hi", str(tmp_path / "a" / "hi.jsonl"), None, gen,
+                         executor="serial", mining=SMALL)
+    assert not any(r.ran for r in again.values())
+    shutil.move(tmp_path / "a", tmp_path / "b")  # the folder and the corpus moved
+    moved = build_ground(tmp_path / "b" / "g", "hi", str(tmp_path / "b" / "hi.jsonl"), None, gen,
+                         executor="serial", mining=SMALL, force=["vocab"])
+    assert _asked(moved) == 0 and (tmp_path / "b" / "g" / "ground" / "rows.jsonl").read_bytes() == rows
+    trans = build_trans(tmp_path / "t", "hi", "sample", _fake())
+    shutil.move(tmp_path / "t", tmp_path / "t2")
+    monkeypatch.chdir(tmp_path / "t2")
+    assert not any(r.ran for r in build_trans(".", "hi", "sample", _fake()).values()) and trans
+
+
+def test_a_torn_last_line_from_a_full_disk_is_repaired_and_the_resume_goes_on(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "hi"
+    whole = tmp_path / "whole"
+    build_trans(whole, "hi", "sample", _fake())
+    real_append = JsonlLog.append
+    calls = {"n": 0}
+
+    def full_disk(self, record):  # the fifth record half written, then the disk is full
+        calls["n"] += 1
+        if calls["n"] == 5:
+            self._fh.write(json.dumps(record)[:17])
+            self._fh.flush()
+            raise OutputError(f"{self.path}: no space left on the device") from OSError(errno.ENOSPC, "full")
+        real_append(self, record)
+
+    monkeypatch.setattr(JsonlLog, "append", full_disk)
+    args = ["build", "trans", str(out), "--lang", "hi", "--source", "sample", "--backend", "mock", "--model", "fake",
+            "--mock-answers", "fake:0", "--quiet"]
+    assert main(args) == 1
+    assert "no space left" in capsys.readouterr().err
+    log = out / "trans" / "phrases-mt.jsonl"
+    assert not log.read_bytes().endswith(b"\n")  # torn
+    monkeypatch.setattr(JsonlLog, "append", real_append)
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "dropped a torn last line" in err
+    assert (out / "trans" / "rows.jsonl").read_bytes() == (whole / "trans" / "rows.jsonl").read_bytes()
+    assert _lines(log) == _lines(whole / "trans" / "phrases-mt.jsonl")  # nothing asked twice
+
+
+def test_an_echo_translator_gives_rows_for_review_not_auto_ok(tmp_path):
+    echo = EngineSpec("mock", "m", backend=MockBackend("m", script=lambda request: request.messages[-1]["content"]))
+    done = build_trans(tmp_path / "bn", "bn", "sample", echo)
+    assert done["validate"].counts["auto-ok"] == 0
+    rows = [json.loads(x) for x in (tmp_path / "bn" / "trans" / "rows.jsonl").read_text().splitlines()]
+    assert all(r["status"] == "needs-review" for r in rows)
+    assert any("not translated" in " ".join(r["reasons"]) or "prompt_language" in " ".join(r["reasons"])
+               for r in rows)
+
+
+def test_english_prompts_are_a_validator_error(tmp_path):
+    rows = [r for r in load_rows("sample") if r.language == "en" and r.subset == "trans"]
+    path = tmp_path / "ta.jsonl"
+    path.write_text("".join(json.dumps({"key": r.key, "prompt": r.prompt, "instruction_id_list":
+                                        list(r.instruction_id_list), "kwargs": [dict(k) for k in r.kwargs],
+                                        "language": "ta", "subset": "trans"}) + "\n" for r in rows))
+    assert main(["validate", str(path), "--out", str(tmp_path / "v.jsonl")]) == 1
+    found = [json.loads(x) for x in (tmp_path / "v.jsonl").read_text().splitlines()]
+    assert sum(f["check"] == "prompt_language" and f["severity"] == "error" for f in found) >= len(rows) - 2
+
+
+def test_an_english_writing_prompt_writer_gives_no_rows_and_an_error(tmp_path, corpus):
+    english = ('{"instruction": "Write a short essay about the history of this city and its people.", '
+               '"constraint": "", "unsafe": false}')
+    gen = Generator(backend=MockBackend("m", script=lambda request: english))
+    with pytest.raises(InputError, match="0 rows .*(wrong language|word not in the prompt)"):
+        build_ground(tmp_path / "g", "hi", corpus, None, gen, executor="serial", mining=SMALL)
+    assert _lines(tmp_path / "g" / "ground" / "generations.jsonl") > 0  # paid for, and kept
+
+
+@pytest.mark.parametrize("other", ["ta", "ur"])
+def test_a_corpus_in_another_script_is_refused_before_any_request(tmp_path, other):
+    asked = []
+    gen = Generator(backend=MockBackend("m", script=lambda request: asked.append(1) or "{}"))
+    with pytest.raises(InputError, match=r"in the Deva script of hi; 100% are in"):
+        build_ground(tmp_path / "g", "hi", corpus_path(other, tmp_path), None, gen, executor="serial", mining=SMALL)
+    assert asked == [] and not (tmp_path / "g" / "ground" / "requests.jsonl").exists()
+
+
+def test_bad_corpus_lines_are_skipped_and_counted(tmp_path, corpus):
+    bad = tmp_path / "bad.jsonl"
+    lines = Path(corpus).read_bytes().splitlines(keepends=True)
+    dup = json.loads(lines[1])
+    dup["doc_id"] = json.loads(lines[0])["doc_id"]
+    bad.write_bytes(b"".join(lines) + json.dumps(dup, ensure_ascii=False).encode() + b"\n"
+                    + b'{"doc_id": "s", "text": "\\ud800 x"}\n' + b'{"doc_id": "u", "text": "\xff\xfe"}\n'
+                    + b"[" * 50_000 + b"]" * 50_000 + b"\n" + b'{"doc_id": [1], "text": "x"}\n')
+    done = build_ground(tmp_path / "g", "hi", str(bad), None, Generator(options={"answers": "fake:0"}),
+                        executor="serial", mining=SMALL)
+    vocab = done["vocab"].counts
+    assert vocab["skipped_lone_surrogate"] == 1 and vocab["skipped_invalid_utf8"] == 1
+    assert vocab["skipped_malformed"] == 1 and vocab["skipped_bad_doc_id"] == 1
+    assert done["select"].counts["duplicate_doc_ids"] >= 1 and done["rows"].counts["rows"] > 0
