@@ -249,8 +249,8 @@ def _resolve_paper(spec: Checker, kwargs: dict, rules: Rules, draw: Draw) -> dic
         value = given.get(p.name)
         if isinstance(value, str):
             value = value.strip()
-        if p.kind == "int" and isinstance(value, int) and value < 0:
-            value = None
+        if p.kind == "int" and isinstance(kwargs.get(p.name), int) and kwargs[p.name] < 0:
+            raise KwargError(p.name, f"{p.name} must not be negative, got {kwargs[p.name]}")  # in both modes
         if value is None and p.paper_default is not None:
             value = p.paper_default(draw, rules.profile)
         args[p.name] = value

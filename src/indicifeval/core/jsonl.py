@@ -121,6 +121,8 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[Source, dict]]:
                     raise InputError(json_error(exc), name, lineno) from None
                 except RecursionError:
                     raise InputError("malformed JSON (nested too deeply)", name, lineno) from None
+                except ValueError as exc:  # an integer of more digits than Python converts
+                    raise InputError(f"malformed JSON ({_first(exc)})", name, lineno) from None
                 if may_hold_surrogates(line):
                     record = sanitize_value(record)
                 source = Source(name, lineno)
@@ -142,12 +144,19 @@ def _read_json_array(path: Path) -> Iterator[tuple[Source, dict]]:
         raise InputError(json_error(exc), str(path), exc.lineno) from None
     except RecursionError:
         raise InputError("malformed JSON (nested too deeply)", str(path)) from None
+    except ValueError as exc:
+        raise InputError(f"malformed JSON ({_first(exc)})", str(path)) from None
     if not isinstance(records, list):
         raise InputError(f"expected a JSON array of objects, got {type(records).__name__}", str(path))
     if may_hold_surrogates(text):
         records = sanitize_value(records)
     for i, record in enumerate(records, start=1):
         yield Source(str(path), i), _object(record, Source(str(path), i))
+
+
+def _first(exc: Exception) -> str:
+    text = str(exc)
+    return "a number with too many digits" if "integer string conversion" in text else text.splitlines()[0][:120]
 
 
 def write_jsonl(path: str | Path, records: Iterable[dict]) -> Path:

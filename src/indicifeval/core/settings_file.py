@@ -18,9 +18,14 @@ def read_settings(path: str | Path, what: str) -> Any:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot read the {what} ({exc.strerror or exc})", where) from None
+    except UnicodeDecodeError as exc:
+        line = Path(path).read_bytes()[: exc.start].count(b"\n") + 1
+        raise InputError(f"the {what} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x})", where, line) from None
     if where.endswith(".json"):
         try:
             return json.loads(text)
+        except RecursionError:
+            raise InputError(f"not a valid {what} (nested too deeply)", where) from None
         except ValueError as exc:
             raise InputError(f"not a valid {what} ({str(exc).splitlines()[0][:160]})", where) from None
     try:
@@ -29,6 +34,8 @@ def read_settings(path: str | Path, what: str) -> Any:
         raise InputError(f"a YAML {what} needs PyYAML: pip install pyyaml (or write it as .json)", where) from None
     try:
         return yaml.safe_load(text)
+    except RecursionError:
+        raise InputError(f"not a valid {what} (nested too deeply)", where) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not a valid {what} ({str(exc).splitlines()[0][:160]})", where) from None
 

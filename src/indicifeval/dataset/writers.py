@@ -81,8 +81,10 @@ def write_hub_layout(folder: str | Path, rows: Iterable[Row], name: str = "Indic
     staged = StagedFiles(folder)
     with staged:
         for (subset, lang), split_rows in sorted(by_split.items()):
-            ints = all(isinstance(r.key, int) for r in split_rows)
-            table = pa.Table.from_pylist([hub_record(r) for r in split_rows], schema=schema(ints))
+            ints = all(isinstance(r.key, int) and not isinstance(r.key, bool) for r in split_rows)
+            # a split whose keys mix numbers and text stores them all as text (7 and "7" are one key)
+            records = [{**hub_record(r), "key": r.key if ints else str(r.key)} for r in split_rows]
+            table = pa.Table.from_pylist(records, schema=schema(ints))
             buffer = io.BytesIO()
             pq.write_table(table, buffer)
             staged.write_bytes(f"{names[subset]}/{lang}-00000-of-00001.parquet", buffer.getvalue())

@@ -31,6 +31,23 @@ def _jsonl(path: Path) -> list[dict]:
     return [record for _, record in read_jsonl(path)]
 
 
+_SCORE_FIELDS = {"key": None, "language": str, "subset": str, "instruction_id_list": list, "strict": list,
+                 "loose": list, "prompt_strict": bool, "prompt_loose": bool}
+
+
+def _scores(path: Path) -> list[dict]:
+    """scores.jsonl, each line checked for the fields the analyses read (file, line, field named)."""
+    out = []
+    for source, record in read_jsonl(path):
+        for name, kind in _SCORE_FIELDS.items():
+            if name not in record:
+                raise source.error("a scores line needs this field (score the folder again?)", name)
+            if kind is not None and not isinstance(record[name], kind):
+                raise source.error(f"must be a {kind.__name__}, got {type(record[name]).__name__}", name)
+        out.append(record)
+    return out
+
+
 def _key(record: dict) -> RowId:
     return RowId.of(str(record.get("language")), str(record.get("subset")), record.get("key"))
 
@@ -74,7 +91,7 @@ def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | 
     generation = manifest.get("generation") or {}
     model = generation.get("model") or folder.name
     family, size = family_of(model, family_map)
-    scores = _jsonl(scores_path)
+    scores = _scores(scores_path)
     info = RunInfo(
         name=folder.name, folder=str(folder), model=model, family=family, size_b=size,
         thinking=generation.get("thinking"), scoring=mode, backend=generation.get("backend"),

@@ -28,6 +28,16 @@ def display(cell, signed: bool = False) -> str:
     return "–" if cell is None else str(cell)
 
 
+_MD_SPECIAL = str.maketrans({"|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;", "\\": "\\\\", "`": "\\`",
+                             "*": "\\*", "_": "\\_", "[": "\\[", "]": "\\]", "\n": " ", "\r": " "})
+
+
+def md_cell(value: object) -> str:
+    """Text from a run (a model name, a folder) as one Markdown table cell: no HTML, no table
+    break, no emphasis or link it did not mean."""
+    return str(value).translate(_MD_SPECIAL)
+
+
 def table_markdown(table: Table) -> str:
     lines = [f"### {table.title}", ""]
     if table.note:
@@ -35,7 +45,7 @@ def table_markdown(table: Table) -> str:
     lines.append("| " + " | ".join(table.columns) + " |")
     lines.append("|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.columns))) + "|")
     for row in table.rows:
-        lines.append("| " + " | ".join(display(c, col.signed) for c, col in zip(row, table.columns)) + " |")
+        lines.append("| " + " | ".join(md_cell(display(c, col.signed)) for c, col in zip(row, table.columns)) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -80,8 +90,9 @@ def report_markdown(report: Report) -> str:
              "points), as in tables/*.csv; report.json holds them as fractions (0–1)\n")]
     parts.append("| run | model | family | size (B) | thinking | scoring | folder |\n|---|---|---|---:|---|---|---|")
     for r in report.runs:
-        parts.append(f"| {r.name} | {r.model} | {r.family} | {'' if r.size_b is None else r.size_b:} | "
-                     f"{'–' if r.thinking is None else ('on' if r.thinking else 'off')} | {r.scoring} | {r.folder} |")
+        cells = [r.name, r.model, r.family, "" if r.size_b is None else r.size_b,
+                 "–" if r.thinking is None else ("on" if r.thinking else "off"), r.scoring, r.folder]
+        parts.append("| " + " | ".join(md_cell(c) for c in cells) + " |")
     parts.append("")
     for note in report.notes:
         parts.append(f"> {note}\n")

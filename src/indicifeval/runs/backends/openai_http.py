@@ -137,6 +137,10 @@ class OpenAIBackend:
         self.options = options
         self.base_url = (options.base_url or "").rstrip("/")
         self.api_key_env = options.api_key_env
+        key = os.environ.get(self.api_key_env) or ""
+        if any(ord(c) < 0x21 or ord(c) == 0x7F for c in key):  # a header cannot carry it; never echoed
+            raise BackendError(f"the key in ${self.api_key_env} holds a line break, space or control character "
+                               f"(not shown): set it to the key alone")
         self.concurrency = max(1, int(options.concurrency))
         self.timeout_s = options.timeout_s
         self.max_retries = options.max_retries
