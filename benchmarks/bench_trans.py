@@ -28,8 +28,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
     from indicifeval.languages import get_profile
+    from indicifeval.runs.backends.fake_translator import FakeTranslator
     from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig
-    from indicifeval.testing.fake_translator import FakeTranslator
 
     translator = FakeTranslator(get_profile(args.lang).default_letters)
     config = ServerConfig(answer_fn=lambda body: translator(body["messages"][-1]["content"]), latency_s=args.latency)

@@ -44,3 +44,17 @@ def test_modules_stay_small():
     long = {str(p.relative_to(ROOT)): n for p in ROOT.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
     assert not long, long
+
+
+def test_no_product_code_imports_the_test_fakes():
+    """testing/ holds loopback servers for tests; the pipelines' demo answers are the mock
+    backend's named scripts, so nothing outside testing/ reaches into it (by import or importlib)."""
+    offenders = []
+    for path in ROOT.rglob("*.py"):
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] == "testing":
+            continue
+        text = path.read_text(encoding="utf-8")
+        if "indicifeval.testing" in text:
+            offenders.append(str(rel))
+    assert not offenders, offenders

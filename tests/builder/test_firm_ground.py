@@ -188,3 +188,16 @@ def test_bad_corpus_lines_are_skipped_and_counted(tmp_path, corpus):
     assert vocab["skipped_lone_surrogate"] == 1 and vocab["skipped_invalid_utf8"] == 1
     assert vocab["skipped_malformed"] == 1 and vocab["skipped_bad_doc_id"] == 1
     assert done["select"].counts["duplicate_doc_ids"] >= 1 and done["rows"].counts["rows"] > 0
+
+
+def test_another_model_is_asked_anew_and_the_first_ones_replies_are_kept(tmp_path, corpus):
+    out = tmp_path / "g"
+    first = build_ground(out, "hi", corpus, None, Generator(model="a", options={"answers": "fake:0"}),
+                         executor="serial", mining=SMALL)
+    other = build_ground(out, "hi", corpus, None, Generator(model="b", options={"answers": "fake:0"}),
+                         executor="serial", mining=SMALL)
+    assert other["generate"].reran_because.startswith("changed: params.model")
+    assert other["generate"].counts["asked"] == first["generate"].counts["asked"] > 0
+    back = build_ground(out, "hi", corpus, None, Generator(model="a", options={"answers": "fake:0"}),
+                        executor="serial", mining=SMALL)
+    assert back["generate"].ran and back["generate"].counts["asked"] == 0

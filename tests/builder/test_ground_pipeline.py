@@ -19,7 +19,7 @@ import pytest
 from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
 from indicifeval.cli import main
 from indicifeval.dataset.validation import validate
-from indicifeval.testing.fake_prompt_writer import FakePromptWriter
+from indicifeval.runs.backends.fake_prompt_writer import FakePromptWriter
 from indicifeval.testing.fake_server import FakeOpenAIServer, FaultPlan, ServerConfig
 from tests.builder.corpus_fixture import corpus_path
 

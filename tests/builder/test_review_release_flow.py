@@ -84,3 +84,69 @@ def test_build_review_finalize_publish_and_run(tmp_path, capsys):
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert "Review progress" in page and "gwet_ac1" in page
     capsys.readouterr()
+
+
+def _client(review, name: str) -> TestClient:
+    c = TestClient(create_app(review), follow_redirects=False)
+    c.post("/login", data={"token": token(name)})
+    return c
+
+
+def _post(c: TestClient, path: str, item: str, **extra) -> None:
+    page = c.get(f"/item/{item}").text
+    data = {"item": item, "csrf": re.search(r'name="csrf" value="([^"]+)"', page).group(1), **extra}
+    if path == "/verdict":
+        for q in dict.fromkeys(re.findall(r'name="(q_[a-z]+)"', page)):
+            data[q] = re.findall(rf'name="{q}" value="([^"]+)"', page)[0]
+    assert c.post(path, data=data).status_code == 303
+
+
+def test_a_keyword_fix_reopens_the_item_survives_a_rebuild_and_reaches_the_release(tmp_path):
+    from indicifeval.builder.review.serve import hold_folders
+    from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+    from indicifeval.core.errors import BusyError
+
+    folder = trans_folder(tmp_path, "hi")
+    review = open_review([folder], read_annotators(annotators_file(tmp_path)), overlap=1.0, seed=0)
+    store = review.stores[0]
+    item = next(i for i in store.items() if i["workflow"] == "trans-keywords"
+                and i["id"] in review.assigned("asha") and i["id"] in review.assigned("ravi"))
+    ident = item["id"]
+    asha, ravi = _client(review, "asha"), _client(review, "ravi")
+    _post(asha, "/verdict", ident)  # approved
+    keyword = re.findall(r'<option value="([^"]+)"', ravi.get(f"/item/{ident}").text)[0]
+    _post(ravi, "/fix", ident, old=keyword, new="संशोधितशब्द")
+    assert "asha" not in {a for (i, a) in store.latest() if i == ident}  # the approval was reopened
+    _post(ravi, "/verdict", ident)
+    _post(asha, "/verdict", ident)  # asha judges the edited row
+    with hold_folders([folder]), pytest.raises(BusyError):  # no rebuild while the review serves
+        build_trans(folder, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), force=["validate"])
+    build_trans(folder, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), force=["validate"])
+    assert "संशोधितशब्द" not in (folder / "trans" / "rows.jsonl").read_text(encoding="utf-8")  # the machine's rows
+
+    other = next(i for i in store.items() if i["id"] != ident and i["id"] in review.assigned("asha")
+                 and i["id"] in review.assigned("ravi"))
+    _post(asha, "/verdict", other["id"])
+    page = ravi.get(f"/item/{other['id']}").text
+    data = {"item": other["id"], "csrf": re.search(r'name="csrf" value="([^"]+)"', page).group(1)}
+    for q in dict.fromkeys(re.findall(r'name="(q_[a-z]+)"', page)):
+        data[q] = re.findall(rf'name="{q}" value="([^"]+)"', page)[-1]  # ravi disagrees
+    assert ravi.post("/verdict", data=data).status_code == 303
+    from indicifeval.builder.review.store import ReviewStore
+    from indicifeval.records import HumanVerdict
+
+    store.save(HumanVerdict(other["id"], "admin", other["workflow"], {}, "", None, "2999-01-01T00:00:00+0000",
+                            "correct", adjudication=True))  # after any export: none was made
+    for s in review.stores:
+        s.close()
+    assert not (folder / "review" / "verdicts.jsonl").exists()
+    release = tmp_path / "release"
+    assert main(["build", "finalize", str(folder), "--out", str(release)]) == 0
+    rows = {f"hi/trans/{r['key']}": r for r in map(json.loads, (release / "rows.jsonl").read_text().splitlines())}
+    assert "संशोधितशब्द" in rows[ident]["prompt"] and keyword not in json.dumps(rows[ident]["kwargs"],
+                                                                                   ensure_ascii=False)
+    assert "correct" in rows[other["id"]]["tags"]  # the adjudication, read from the database
+    reader = ReviewStore(folder, read_only=True)
+    (edit,) = reader.edits(ident)
+    reader.close()
+    assert edit["annotator"] == "ravi" and edit["before"]["prompt"] != edit["after"]["prompt"]

@@ -13,8 +13,8 @@ import pytest
 from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
 from indicifeval.cli import main
 from indicifeval.languages import get_profile
+from indicifeval.runs.backends.fake_translator import FakeTranslator
 from indicifeval.testing.fake_server import FakeOpenAIServer, FaultPlan, ServerConfig
-from indicifeval.testing.fake_translator import FakeTranslator
 
 
 def _translating(language, **kw):

@@ -13,7 +13,7 @@ from indicifeval.builder.trans.restore import restore
 from indicifeval.dataset import load_rows
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
-from indicifeval.testing.fake_translator import FakeTranslator
+from indicifeval.runs.backends.fake_translator import FakeTranslator
 from indicifeval.text.keywords import has_keyword
 from indicifeval.text.normalize import match_key
 from tests.conftest import shared_path

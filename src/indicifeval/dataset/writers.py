@@ -5,13 +5,13 @@ that what the package writes, ``load_dataset`` and ``datasets.load_dataset`` rea
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from indicifeval.checkers import KWARG_NAMES, REGISTRY
 from indicifeval.core.errors import InputError
-from indicifeval.core.files import StagedFiles, atomic_writer
+from indicifeval.core.files import StagedFiles
+from indicifeval.core.jsonl import write_jsonl
 from indicifeval.dataset.hub_layout import configs
 from indicifeval.records import Row
 
@@ -21,10 +21,7 @@ _LIST_KINDS = {"strlist"}
 
 def write_rows_jsonl(path: str | Path, rows: Iterable[Row]) -> Path:
     """One row per line, with its format version; replaced atomically."""
-    with atomic_writer(path) as fh:
-        for row in rows:
-            fh.write(json.dumps(row.to_json(), ensure_ascii=False) + "\n")
-    return Path(path)
+    return write_jsonl(path, (row.to_json() for row in rows))
 
 
 def _kwarg_kinds() -> dict[str, str]:

@@ -11,8 +11,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,33 @@ class GenerateSpec:
     backend: Callable[[], Backend] | None = None  # online: made when there is something to ask
     backend_name: str = "mock"
     imports: list[str] = field(default_factory=list)  # batch: result files to import
+    identity: dict[str, Any] = field(default_factory=dict)  # the model's, part of every reply's content hash
+    legacy_ok: bool = False  # replies logged before hashes named the model are this model's
+
+
+def reply_hash(task: GenerationTask, model: dict[str, Any]) -> str:
+    """What was asked and of which model: a reply is reused only for the same request to the same
+    model with the same output-affecting settings."""
+    key = json.dumps(model, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(f"{key}\n{request_hash(task)}".encode()).hexdigest()[:16]
+
+
+def reply_hashes(tasks: list[GenerationTask], model: dict[str, Any]) -> dict[str, str]:
+    return {t.uid: reply_hash(t, model) for t in tasks}
+
+
+def _migrate(tasks: list[GenerationTask], spec: GenerateSpec, log: JsonlLog) -> int:
+    """Replies logged by an older version (hashed without the model) that this model made are
+    logged again under their new hash: reused, never asked again."""
+    if not spec.legacy_ok or not log.exists():
+        return 0
+    hashes = reply_hashes(tasks, spec.identity)
+    have = cached(log.read(), hashes)
+    old = cached(log.read(), {t.uid: request_hash(t) for t in tasks if t.uid not in have})
+    if old:
+        with log:
+            log.append_many([replace(g, content_hash=hashes[uid]).to_json() for uid, g in old.items()])
+    return len(old)
 
 
 def _request(task: GenerationTask, backend_name: str) -> GenerationRequest:
@@ -58,25 +87,27 @@ def _request(task: GenerationTask, backend_name: str) -> GenerationRequest:
     return GenerationRequest(task.uid, task.messages, settings)
 
 
-def _missing(tasks: list[GenerationTask], log: JsonlLog) -> list[GenerationTask]:
-    """The tasks whose reply the cache does not hold (for this exact request)."""
-    have = cached(log.read(), {t.uid: request_hash(t) for t in tasks})
+def _missing(tasks: list[GenerationTask], log: JsonlLog, model: dict[str, Any]) -> list[GenerationTask]:
+    """The tasks whose reply the cache does not hold (for this exact request to this model)."""
+    have = cached(log.read(), reply_hashes(tasks, model))
     return [t for t in tasks if t.uid not in have]
 
 
 def generate(ctx: StageContext, tasks: list[GenerationTask], log_name: str) -> dict[str, int]:
     spec: GenerateSpec = ctx.model or GenerateSpec()
     log = ctx.cache(log_name)  # every reply and import, kept through any rerun
+    if _migrate(tasks, spec, log):
+        ctx.note("replies logged by an earlier version kept under their new content hash")
     if spec.transport == "online":
-        pending = _missing(tasks, log)
+        pending = _missing(tasks, log, spec.identity)
         if pending:
             if spec.backend is None:
                 raise IndicIFEvalError("the online transport needs a backend (--backend)")
             backend = spec.backend()
-            jobs = [Job(_request(t, spec.backend_name), request_hash(t)) for t in pending]
+            jobs = [Job(_request(t, spec.backend_name), reply_hash(t, spec.identity)) for t in pending]
             with ctx.bar("replies", len(jobs)) as advance:
                 execute(backend, jobs, log, on_progress=advance)
-        failed = len(_missing(tasks, log))
+        failed = len(_missing(tasks, log, spec.identity))
         return {"requests": len(tasks), "asked": len(pending), "reused": len(tasks) - len(pending), "failed": failed}
     return _batch(ctx, spec, tasks, log)
 
@@ -84,7 +115,7 @@ def generate(ctx: StageContext, tasks: list[GenerationTask], log_name: str) -> d
 def _batch(ctx: StageContext, spec: GenerateSpec, tasks: list[GenerationTask], log: JsonlLog) -> dict[str, int]:
     from indicifeval.builder.ground.batch import export_batch, import_batch
 
-    hashes = {t.uid: request_hash(t) for t in tasks}
+    hashes = reply_hashes(tasks, spec.identity)
     counts = {"requests": len(tasks), "imported": 0, "malformed": 0, "unknown": 0}
     if spec.imports:
         result = import_batch(spec.transport, spec.imports, hashes)
@@ -93,7 +124,7 @@ def _batch(ctx: StageContext, spec: GenerateSpec, tasks: list[GenerationTask], l
         with log:
             log.append_many([g.to_json() for g in fresh])
         counts.update(imported=len(fresh), malformed=len(result.malformed), unknown=len(result.unknown))
-    pending = _missing(tasks, log)
+    pending = _missing(tasks, log, spec.identity)
     counts["missing"] = len(pending)
     if pending:
         batch_dir = ctx.folder / "ground" / "batch"
@@ -107,4 +138,4 @@ def _batch(ctx: StageContext, spec: GenerateSpec, tasks: list[GenerationTask], l
     return counts
 
 
-__all__ = ["TRANSPORTS", "BatchPending", "GenerateSpec", "generate"]
+__all__ = ["TRANSPORTS", "BatchPending", "GenerateSpec", "generate", "reply_hash", "reply_hashes"]

@@ -3,7 +3,6 @@ with a profile: a corpus (local JSONL/Parquet or a hub path) to validated Ground
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,8 @@ from indicifeval.core.errors import InputError
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends import Backend, create_backend
 from indicifeval.runs.backends.mock import MockBackend
+from indicifeval.runs.backends.mock_scripts import is_script, resolve_script
+from indicifeval.runs.backends.options import options_for
 
 STAGES = tuple(pipeline_order(ground_stages.PIPELINE))  # shards vocab features select requests generate rows
 
@@ -58,16 +59,24 @@ class Generator:
                 return self.backend
             answers = str(self.options.get("answers", ""))
             if self.engine == "mock" and answers.startswith("fake"):
-                fake = importlib.import_module("indicifeval.testing.fake_prompt_writer")
-                writer = fake.FakePromptWriter(float(answers.partition(":")[2] or 0))
-                return MockBackend(self.model, script=lambda request: writer(request.messages[-1]["content"]))
+                name = answers if is_script(answers) else "fake-prompt-writer:" + answers.partition(":")[2]
+                return MockBackend(self.model, script=resolve_script(name))
             return create_backend(self.engine, self.model, self.options)
 
         return make
 
-    def spec(self) -> GenerateSpec:
+    def identity(self) -> dict[str, Any]:
+        """Who writes the replies, with every setting that changes them (not speed settings):
+        part of each reply's content hash, so another model is asked anew."""
+        if self.transport != "online":
+            return {"transport": self.transport, "model": self.model}
+        settings = options_for(self.engine, self.options).output_settings() if self.backend is None else {}
+        return {"backend": self.engine if self.backend is None else self.backend.name,
+                "model": model_identity(self.model), "options": settings}
+
+    def spec(self, legacy_ok: bool = False) -> GenerateSpec:
         return GenerateSpec(self.transport, self.model, self.make_backend() if self.transport == "online" else None,
-                            self.engine, list(self.imports))
+                            self.engine, list(self.imports), self.identity(), legacy_ok)
 
 
 def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path | None, generator: Generator, *,
@@ -104,6 +113,8 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
             made.append(create_executor(executor, workers, ray_address))
         return made[0]
 
+    before = build.stages().get("generate")  # an older version recorded the model's name alone
+    legacy_ok = before is not None and before.identity.get("params", {}).get("model") == generator.model
     calls = {
         "shards": StageCall(inputs={} if hub else {"corpus": corpus},
                             params={"corpus": corpus_name, "revision": revision, "shard_bytes": mining.shard_bytes}),
@@ -114,8 +125,8 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
         "select": StageCall(inputs={"plan": plan} if plan is not None else {}, params={"language": language}),
         "requests": StageCall(params={"language": language, "seed": seed}),
         "generate": StageCall(inputs={"requests": folder / ground_stages.REQUESTS},
-                              params={"model": model_identity(generator.model)}, model=generator.spec()),
-        "rows": StageCall(params={"language": language,
+                              params={"model": generator.identity()}, model=generator.spec(legacy_ok)),
+        "rows": StageCall(params={"language": language, "model": generator.identity(),
                                   "provenance": {"corpus": corpus_name, "revision": revision,
                                                  "model": generator.model}}),
     }

@@ -17,14 +17,12 @@ import regex
 
 from indicifeval.builder.ground.answers import parse_json_answer
 from indicifeval.builder.ground.requests import templates
-from indicifeval.dataset import hub_record
 from indicifeval.dataset.validation import validate_rows
-from indicifeval.records import Generation, GenerationTask, MinedContext, Row
+from indicifeval.records import AUTO_OK, Candidate, Generation, GenerationTask, MinedContext, Row
 from indicifeval.text.keywords import has_keyword
 from indicifeval.text.langid import identify_language
 from indicifeval.text.normalize import match_key
 
-AUTO_OK = "auto-ok"
 _NUMBER_OF = {"keywords:frequency": "frequency", "length_constraints:number_sentences": "num_sentences",
               "length_constraints:number_paragraphs": "num_paragraphs"}
 
@@ -42,8 +40,8 @@ def _banned(prompt: str) -> str | None:
 
 
 def build_row(task: GenerationTask, context: MinedContext, generation: Generation | None, key: int,
-              provenance: dict[str, Any]) -> tuple[dict | None, tuple[str, str] | None]:
-    """(the row as a hub record with status and provenance, None), or (None, (kind, detail))
+              provenance: dict[str, Any]) -> tuple[Candidate | None, tuple[str, str] | None]:
+    """(the row with its status, warnings and provenance, None), or (None, (kind, detail))
     saying why the reply was rejected."""
     if generation is None:
         return None, ("not generated", "")
@@ -79,13 +77,9 @@ def build_row(task: GenerationTask, context: MinedContext, generation: Generatio
     for f in findings:
         if f.is_error or (f.check == "number_stated" and number is not None):
             return None, (f"validate {f.check}", f.message)
-    record = hub_record(row)
-    record.update(language=context.language, subset="ground", status=AUTO_OK, reasons=[],
-                  warnings=[f"validate {f.check}: {f.message}" for f in findings],
-                  provenance={**provenance, "context_id": context.id, "doc_id": context.doc_id,
-                              "shard": context.shard, "style": task.style,
-                              "context_required": task.context_required})
-    return record, None
+    return Candidate(row, AUTO_OK, (), tuple(f"validate {f.check}: {f.message}" for f in findings),
+                     {**provenance, "context_id": context.id, "doc_id": context.doc_id, "shard": context.shard,
+                      "style": task.style, "context_required": task.context_required}), None
 
 
-__all__ = ["AUTO_OK", "build_row"]
+__all__ = ["build_row"]

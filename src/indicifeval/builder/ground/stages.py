@@ -19,10 +19,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from indicifeval.builder.candidates import write_candidates
 from indicifeval.builder.ground.corpus import HUB_PREFIX, Shard, list_shards
+from indicifeval.builder.ground.generate import reply_hashes
 from indicifeval.builder.ground.mining import FeatureTask, VocabPart, VocabTask, map_features, map_vocab, rank_keywords
-from indicifeval.builder.ground.requests import make_request, request_hash
-from indicifeval.builder.ground.rows import AUTO_OK, build_row
+from indicifeval.builder.ground.requests import make_request
+from indicifeval.builder.ground.rows import build_row
 from indicifeval.builder.ground.select import load_plan, select_contexts
 from indicifeval.builder.stages import StageContext, stage
 from indicifeval.core.errors import InputError
@@ -30,7 +32,7 @@ from indicifeval.core.files import atomic_writer
 from indicifeval.core.jsonl import read_jsonl, write_jsonl
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
-from indicifeval.records import GenerationTask, MinedContext, layout
+from indicifeval.records import AUTO_OK, GenerationTask, MinedContext, layout
 from indicifeval.runs.resumable import cached
 
 PIPELINE = "ground"
@@ -204,7 +206,7 @@ def generate_stage(ctx: StageContext) -> dict[str, int]:
 def rows_stage(ctx: StageContext) -> dict[str, int]:
     contexts = {c.id: c for c in _contexts(ctx)}
     tasks = _requests(ctx)
-    replies = cached(ctx.read_log(GENERATIONS).read(), {t.uid: request_hash(t) for t in tasks})
+    replies = cached(ctx.read_log(GENERATIONS).read(), reply_hashes(tasks, ctx.params["model"]))
     provenance = dict(ctx.params.get("provenance") or {})
     rows, rejected = [], []
     reasons: Counter[str] = Counter()
@@ -218,7 +220,7 @@ def rows_stage(ctx: StageContext) -> dict[str, int]:
             rejected.append({"uid": task.uid, "kind": why[0], "detail": why[1], "style": task.style,
                              "instruction_id": task.instruction_id,
                              "reply": (generation.output[:2000] if generation else None)})
-    write_jsonl(ctx.output(ROWS), rows)
+    write_candidates(ctx.output(ROWS), rows)
     write_jsonl(ctx.output(REJECTED), rejected)
     if rows:
         from indicifeval.dataset import load_rows

@@ -16,7 +16,6 @@ import regex
 
 from indicifeval.checkers import lexical_kwargs
 from indicifeval.core.errors import InputError
-from indicifeval.core.files import atomic_writer
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import load_rows
 from indicifeval.dataset.validation import validate_rows
@@ -146,15 +145,5 @@ def revalidate(item: dict) -> list[dict]:
     return _findings([_row_fields(item["row"])], source).get(item["id"], [])
 
 
-def write_back(folder: Path, item: dict) -> None:
-    """The fixed row into the build folder's rows file (atomically, the other rows unchanged)."""
-    path = rows_file(folder, item["subset"])
-    records = [r for _, r in read_jsonl(path)]
-    out = [item["row"] if str(r["key"]) == str(item["key"]) else r for r in records]
-    with atomic_writer(path) as fh:
-        for r in out:
-            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-
-
 __all__ = ["fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate", "verdict_of",
-           "workflow_of", "workflows", "write_back"]
+           "workflow_of", "workflows"]

@@ -15,6 +15,7 @@ from indicifeval.builder.review.items import load_items, plan_assignments
 from indicifeval.builder.review.store import ReviewStore, token_hash
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import atomic_writer
+from indicifeval.core.jsonl import write_jsonl
 from indicifeval.core.lock import FolderLock
 from indicifeval.core.settings_file import read_settings
 from indicifeval.records.layout import REVIEW_AGREEMENT, REVIEW_VERDICTS
@@ -97,9 +98,7 @@ def export_verdicts(folder: str | Path) -> tuple[Path, int]:
     store = ReviewStore(folder)
     verdicts = sorted(store.latest().values(), key=lambda v: (v.item_id, v.adjudication, v.annotator))
     path = Path(folder) / REVIEW_VERDICTS
-    with atomic_writer(path) as fh:
-        for v in verdicts:
-            fh.write(json.dumps(v.to_json(), ensure_ascii=False) + "\n")
+    write_jsonl(path, (v.to_json() for v in verdicts))
     store.close()
     return path, len(verdicts)
 

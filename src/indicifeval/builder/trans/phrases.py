@@ -10,14 +10,12 @@ status was left ``auto``."""
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from indicifeval.checkers.instructions import kwarg_role, lexical_kwargs
 from indicifeval.core.errors import InputError
-from indicifeval.core.files import atomic_writer
-from indicifeval.core.jsonl import read_jsonl
+from indicifeval.core.jsonl import read_jsonl, write_jsonl
 from indicifeval.languages import LanguageProfile
 from indicifeval.records import Row, TranslationItem
 
@@ -74,9 +72,7 @@ def read_table(path: Path) -> dict[tuple[str, str], TranslationItem]:
 
 
 def write_table(path: Path, table: dict[tuple[str, str], TranslationItem]) -> None:
-    with atomic_writer(path) as fh:
-        for key in sorted(table, key=lambda k: (k[1], k[0].casefold(), k[0])):
-            fh.write(json.dumps(table[key].to_json(), ensure_ascii=False) + "\n")
+    write_jsonl(path, (table[key].to_json() for key in sorted(table, key=lambda k: (k[1], k[0].casefold(), k[0]))))
 
 
 def merge(fresh: dict[tuple[str, str], TranslationItem], old: dict[tuple[str, str], TranslationItem],

@@ -3,7 +3,6 @@ a profile. The English source is the hub's ``en`` split, a local copy of it, or 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -32,6 +31,7 @@ from indicifeval.dataset import load_dataset, write_rows_jsonl
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends import Backend, BackendOptions
 from indicifeval.runs.backends.mock import MockBackend
+from indicifeval.runs.backends.mock_scripts import is_script, resolve_script
 from indicifeval.runs.requests import SamplingSettings
 
 STAGES = tuple(pipeline_order(trans_stages.PIPELINE))  # plan, pretranslate, translate, assemble, validate
@@ -69,10 +69,8 @@ class EngineSpec:
             backend = self.backend
             answers = str(self.options.get("answers", ""))
             if backend is None and self.name == "mock" and answers.startswith("fake"):
-                fake = importlib.import_module("indicifeval.testing.fake_translator")
-                rate = float(answers.partition(":")[2] or 0)
-                translator = fake.FakeTranslator(get_profile(language).default_letters, mangle=rate)
-                backend = MockBackend(self.model, script=lambda request: translator(request.messages[-1]["content"]))
+                name = answers if is_script(answers) else "fake-translator:" + answers.partition(":")[2]
+                backend = MockBackend(self.model, script=resolve_script(name, language))
             return create_engine(self.name, self.model, language, self.resolved_options(language),
                                  prompt=self.prompt, settings=self.settings, backend=backend)
 

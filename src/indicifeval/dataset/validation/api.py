@@ -3,13 +3,12 @@ the dataset as a whole can show (source keys the data lacks)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from indicifeval.core.errors import InputError
-from indicifeval.core.files import atomic_writer
+from indicifeval.core.jsonl import write_jsonl
 from indicifeval.dataset.validation import artefacts, formats, language, lexical, numbers, source
 from indicifeval.dataset.validation.findings import CHECK_NAMES, CHECKS, SOURCE_CHECKS, Finding, counts
 from indicifeval.dataset.validation.loading import (
@@ -80,10 +79,7 @@ class ValidationReport:
 
     def write(self, path: str | Path = DEFAULT_OUT) -> Path:
         """One finding per line, replaced atomically."""
-        with atomic_writer(path) as fh:
-            for f in self.findings:
-                fh.write(json.dumps(f.to_json(), ensure_ascii=False) + "\n")
-        return Path(path)
+        return write_jsonl(path, (f.to_json() for f in self.findings))
 
 
 def validate(data: Data, language: str | None = None, subset: str | None = None,

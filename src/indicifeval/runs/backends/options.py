@@ -134,7 +134,9 @@ class MockOptions(BackendOptions):
     ``{prompt, response}``."""
 
     backend: ClassVar[str] = "mock"
-    answers: str = option("echo", "echo, sample, or a JSONL file of {prompt, response}", flag="--mock-answers",
+    answers: str = option("echo", "echo, sample, a JSONL file of {prompt, response}, or a named script "
+                          "(fake-translator[:RATE], fake-prompt-writer[:RATE]; build's fake[:RATE] picks its own)",
+                          flag="--mock-answers",
                           affects_output=True)
 
 
