@@ -15,9 +15,9 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from indicifeval.builder.trans.engines import create_engine  # noqa: E402
-from indicifeval.builder.trans.sarvam import SarvamOptions, SarvamTranslator, TooLong, split_text  # noqa: E402
 from indicifeval.core.errors import InputError  # noqa: E402
 from indicifeval.runs.backends.base import BackendError  # noqa: E402
+from indicifeval.runs.backends.sarvam import SarvamOptions, SarvamTranslator, TooLong, split_text  # noqa: E402
 from indicifeval.runs.requests import GenerationRequest  # noqa: E402
 from indicifeval.testing.fake_sarvam import FakeSarvamServer, SarvamConfig, fake_translation  # noqa: E402
 from indicifeval.testing.fake_server import FaultPlan  # noqa: E402

@@ -12,14 +12,14 @@ pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
 from indicifeval.builder.trans.engines import create_engine  # noqa: E402
-from indicifeval.builder.trans.seq2seq import (  # noqa: E402
+from indicifeval.core.errors import InputError  # noqa: E402
+from indicifeval.runs.backends.base import BackendError, MissingDependency  # noqa: E402
+from indicifeval.runs.backends.seq2seq import (  # noqa: E402
     Seq2SeqOptions,
     Seq2SeqTranslator,
     detect_family,
     language_code,
 )
-from indicifeval.core.errors import InputError  # noqa: E402
-from indicifeval.runs.backends.base import BackendError, MissingDependency  # noqa: E402
 from indicifeval.runs.requests import GenerationRequest, SamplingSettings  # noqa: E402
 from tests.builder.tiny_m2m100 import LINES, build_tiny_m2m100, build_tiny_nllb  # noqa: E402
 

@@ -9,7 +9,6 @@ read the text from the user turn. ``hf`` given an encoder-decoder model is ``seq
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -19,17 +18,19 @@ from typing import Any
 
 from indicifeval.core.errors import InputError
 from indicifeval.languages import get_profile
-from indicifeval.runs.backends import Backend, create_backend
-from indicifeval.runs.backends.options import OPTIONS, BackendOptions
+from indicifeval.runs.backends import (
+    BACKENDS,
+    CHAT_BACKENDS,
+    TRANSLATORS,
+    Backend,
+    BackendOptions,
+    create_backend,
+    options_class,
+)
 from indicifeval.runs.requests import GenerationRequest, SamplingSettings
 
-CHAT_ENGINES = ("openai", "hf", "vllm", "mock")
-# name -> (module, class, options class): translation-only engines, imported when chosen
-TRANSLATORS = {
-    "sarvam": ("indicifeval.builder.trans.sarvam", "SarvamTranslator", "SarvamOptions"),
-    "seq2seq": ("indicifeval.builder.trans.seq2seq", "Seq2SeqTranslator", "Seq2SeqOptions"),
-}
-ENGINES = (*CHAT_ENGINES, *TRANSLATORS)
+CHAT_ENGINES = CHAT_BACKENDS  # the runs layer's one registry: chat backends, then translators
+ENGINES = BACKENDS
 DEFAULT_PROMPT = "sarvam-translate"
 
 
@@ -72,15 +73,6 @@ def resolve_engine(name: str, model: str) -> str:
     return "seq2seq" if name == "hf" and is_seq2seq_model(model) else name
 
 
-def options_class(engine: str) -> type[BackendOptions]:
-    if engine in CHAT_ENGINES:
-        return OPTIONS[engine]
-    if engine not in TRANSLATORS:
-        raise InputError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
-    module, _, options = TRANSLATORS[engine]
-    return getattr(importlib.import_module(module), options)
-
-
 @dataclass
 class Engine:
     """A translator for one target language: the backend, whether it is a chat model, and
@@ -120,8 +112,7 @@ def create_engine(name: str, model: str, language: str, options: BackendOptions 
     if name not in TRANSLATORS:
         raise InputError(f"unknown engine {name!r}; choose from {', '.join(ENGINES)}")
     if backend is None:
-        module, cls, _ = TRANSLATORS[name]
         opts = options if isinstance(options, BackendOptions) else \
             options_class(name).from_mapping({**(options or {}), "target_language": language})
-        backend = getattr(importlib.import_module(module), cls)(model, opts)
+        backend = create_backend(name, model, opts)
     return Engine(name, model, backend, False, language, None, settings)

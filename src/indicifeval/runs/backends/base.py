@@ -67,10 +67,32 @@ _REGISTRY: dict[str, tuple[str, str]] = {
     "hf": ("indicifeval.runs.backends.hf", "HFBackend"),
     "vllm": ("indicifeval.runs.backends.vllm_offline", "VLLMBackend"),
     "mock": ("indicifeval.runs.backends.mock", "MockBackend"),
+    # translators: made for one target language (their options name it), text in the user turn
+    "sarvam": ("indicifeval.runs.backends.sarvam", "SarvamTranslator"),
+    "seq2seq": ("indicifeval.runs.backends.seq2seq", "Seq2SeqTranslator"),
+}
+# their options classes live beside them (module, class), imported when asked for
+_TRANSLATOR_OPTIONS: dict[str, tuple[str, str]] = {
+    "sarvam": ("indicifeval.runs.backends.sarvam", "SarvamOptions"),
+    "seq2seq": ("indicifeval.runs.backends.seq2seq", "Seq2SeqOptions"),
 }
 
 BACKENDS: tuple[str, ...] = tuple(_REGISTRY)
-assert set(BACKENDS) == set(OPTIONS), "every backend declares its options"
+CHAT_BACKENDS: tuple[str, ...] = tuple(n for n in _REGISTRY if n not in _TRANSLATOR_OPTIONS)
+TRANSLATORS: tuple[str, ...] = tuple(_TRANSLATOR_OPTIONS)
+assert set(CHAT_BACKENDS) == set(OPTIONS), "every chat backend declares its options"
+
+
+def options_class(name: str) -> type[BackendOptions]:
+    """The options of backend ``name`` (a chat backend's, or a translator's)."""
+    if name in OPTIONS:
+        return OPTIONS[name]
+    if name not in _TRANSLATOR_OPTIONS:
+        raise BackendError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+    import importlib
+
+    module_name, attr = _TRANSLATOR_OPTIONS[name]
+    return getattr(importlib.import_module(module_name), attr)
 
 
 def create_backend(name: str, model: str, options: BackendOptions | dict[str, Any] | None = None) -> Backend:
@@ -80,4 +102,7 @@ def create_backend(name: str, model: str, options: BackendOptions | dict[str, An
 
     module_name, attr = _REGISTRY[name]
     factory = getattr(importlib.import_module(module_name), attr)
+    if name in _TRANSLATOR_OPTIONS:
+        given = options if isinstance(options, BackendOptions) else options_class(name).from_mapping(options or {})
+        return factory(model, given)
     return factory(model, options_for(name, options))
