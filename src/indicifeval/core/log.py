@@ -2,8 +2,9 @@
 writes to (benchmark generations, machine translations, LLM prompt generation).
 
 Each record is one line, written and flushed as it arrives (a killed process loses nothing it
-wrote) and fsynced every few seconds (power loss too). A process killed mid-write leaves at
-most one torn last line: ``repair`` drops it, and reading leaves it out."""
+wrote) and fsynced every 64 records or two seconds (power loss too). A process killed, or a disk
+filled, mid-write leaves at most one torn last line: opening for append drops it (``repair``),
+and reading leaves it out."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from indicifeval.core.files import describe_os_error, ensure_folder
 from indicifeval.core.jsonl import read_jsonl
 
 FSYNC_EVERY_S = 2.0
+FSYNC_EVERY_RECORDS = 64  # a batch of records: on disk, not only in the page cache, every so many
 
 
 class JsonlLog:
@@ -27,6 +29,7 @@ class JsonlLog:
         self._fh: IO[str] | None = None
         self._last_sync = 0.0
         self.repaired = 0  # bytes of a torn last line dropped when opened
+        self._unsynced = 0
 
     def exists(self) -> bool:
         return self.path.is_file() and self.path.stat().st_size > 0
@@ -95,10 +98,11 @@ class JsonlLog:
         try:
             self._fh.write(json.dumps(record, ensure_ascii=False) + "\n")
             self._fh.flush()
+            self._unsynced += 1
             now = time.monotonic()
-            if now - self._last_sync > FSYNC_EVERY_S:
+            if now - self._last_sync > FSYNC_EVERY_S or self._unsynced >= FSYNC_EVERY_RECORDS:
                 os.fsync(self._fh.fileno())
-                self._last_sync = now
+                self._last_sync, self._unsynced = now, 0
         except OSError as exc:
             raise describe_os_error(exc, self.path) from None
 

@@ -104,11 +104,13 @@ def generate(ctx: StageContext, tasks: list[GenerationTask], log_name: str) -> d
             if spec.backend is None:
                 raise IndicIFEvalError("the online transport needs a backend (--backend)")
             backend = spec.backend()
-            jobs = [Job(_request(t, spec.backend_name), reply_hash(t, spec.identity)) for t in pending]
+            distinct = list({reply_hash(t, spec.identity): t for t in reversed(pending)}.values())[::-1]
+            jobs = [Job(_request(t, spec.backend_name), reply_hash(t, spec.identity)) for t in distinct]
             with ctx.bar("replies", len(jobs)) as advance:
                 execute(backend, jobs, log, on_progress=advance)
         failed = len(_missing(tasks, log, spec.identity))
-        return {"requests": len(tasks), "asked": len(pending), "reused": len(tasks) - len(pending), "failed": failed}
+        asked = len(jobs) if pending else 0
+        return {"requests": len(tasks), "asked": asked, "reused": len(tasks) - asked, "failed": failed}
     return _batch(ctx, spec, tasks, log)
 
 

@@ -65,14 +65,15 @@ def _run_jobs(ctx: StageContext, log_name: str, texts: dict[str, str]) -> dict[s
     log = ctx.cache(log_name)
     have = cached(log.read(), hashes)
     pending = [uid for uid in texts if uid not in have]
-    if pending:
+    ask = list({hashes[uid]: uid for uid in reversed(pending)}.values())[::-1]  # one per distinct text
+    if ask:
         engine: Engine = ctx.model()  # made only when there is something to ask
-        jobs = [Job(engine.request(uid, texts[uid]), hashes[uid]) for uid in pending]
+        jobs = [Job(engine.request(uid, texts[uid]), hashes[uid]) for uid in ask]
         with ctx.bar("translations", len(jobs)) as advance:
             execute(engine.backend, jobs, log, on_progress=advance)
     done = cached(log.read(), hashes)
     failed = len(texts) - len(done)
-    return {"items": len(texts), "asked": len(pending), "reused": len(texts) - len(pending), "failed": failed}
+    return {"items": len(texts), "asked": len(ask), "reused": len(texts) - len(ask), "failed": failed}
 
 
 @stage("plan", pipeline=PIPELINE, help="a translation plan per English row")
