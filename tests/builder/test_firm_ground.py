@@ -201,3 +201,41 @@ def test_another_model_is_asked_anew_and_the_first_ones_replies_are_kept(tmp_pat
     back = build_ground(out, "hi", corpus, None, Generator(model="a", options={"answers": "fake:0"}),
                         executor="serial", mining=SMALL)
     assert back["generate"].ran and back["generate"].counts["asked"] == 0
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 1.1 MB tmpfs (root only; skipped where mounting is not allowed), grown later by remount:
+    it fills while translate appends to mt.jsonl."""
+    import os
+    import subprocess
+
+    where = tmp_path / "disk"
+    where.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1100k", "tmpfs", str(where)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield where, lambda: subprocess.run(["mount", "-o", "remount,size=16m", str(where)], check=True)
+    finally:
+        subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def test_a_real_full_disk_mid_translation_stops_in_one_line_and_the_resume_completes(small_disk, tmp_path, capsys):
+    from tests.conftest import shared_path
+
+    source = shared_path("data", "indicifeval-en-source", "verified_dataset-en.jsonl")
+    disk, grow = small_disk
+    whole = build_trans(tmp_path / "whole", "hi", str(source), _fake())
+    args = ["build", "trans", str(disk / "hi"), "--lang", "hi", "--source", str(source), "--backend", "mock",
+            "--model", "fake", "--mock-answers", "fake:0", "--quiet"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "no space left on the device" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    grow()
+    assert main(args[:-1]) == 0
+    assert "mt.jsonl: dropped a torn last line" in capsys.readouterr().err
+    for name in ("rows.jsonl", "candidates.jsonl", "pretranslations.jsonl"):
+        assert (disk / "hi" / "trans" / name).read_bytes() == (tmp_path / "whole" / "trans" / name).read_bytes()
+    mt = [json.loads(x) for x in (disk / "hi" / "trans" / "mt.jsonl").read_text().splitlines()]
+    assert len({m["content_hash"] for m in mt}) == len(mt) == whole["translate"].counts["asked"]  # none twice

@@ -15,6 +15,8 @@ from typing import IO
 
 from indicifeval.core.errors import OutputError
 
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)  # read once: a replaced file gets the permissions a plain open() would give it
 _NO_SPACE = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG}
 
 
@@ -108,6 +110,10 @@ class StagedFiles:
             raise describe_os_error(exc, final) from None
         tmp = Path(tmp_name)
         self._staged.append((tmp, final))
+        try:
+            os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it 0600, readable by its owner alone
+        except OSError:
+            pass
         try:
             raw = os.fdopen(fd, "wb")
             fh: IO = raw if "b" in mode else io.TextIOWrapper(raw, encoding="utf-8", newline=newline)

@@ -117,7 +117,7 @@ def _open(shard: Shard):
     return open(shard.path, "rb")
 
 
-def iter_documents(shard: Shard, stats: dict[str, int] | None = None) -> Iterator[Document]:
+def iter_documents(shard: Shard, stats: dict[str, Any] | None = None) -> Iterator[Document]:
     """The shard's documents in file order; ``stats`` counts what was skipped and why."""
     stats = stats if stats is not None else {}
     if shard.kind == "parquet":
@@ -129,35 +129,35 @@ def iter_documents(shard: Shard, stats: dict[str, int] | None = None) -> Iterato
 _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 
 
-def _skip(stats: dict[str, int], why: str, at: int | None = None) -> None:
+def _skip(stats: dict[str, Any], why: str, where: str) -> None:
+    """Count a skipped document by why, and remember where the first one is (file@byte or file#row)."""
     stats[why] = stats.get(why, 0) + 1
-    if at is not None:
-        stats.setdefault(f"first_{why}", at)
+    stats.setdefault(f"first_{why}", where.replace("@", ", byte ").replace("#", ", row "))
 
 
-def _document(record: Any, where: str, shard: Shard, stats: dict[str, int]) -> Document | None:
+def _document(record: Any, where: str, shard: Shard, stats: dict[str, Any]) -> Document | None:
     """A document, or None (counted by why) for a record that is not one: no object, no text,
     a lone surrogate (an escape like \\ud800 no text can hold), an id that is not a string or
     a number."""
     if not isinstance(record, dict):
-        _skip(stats, "not_an_object")
+        _skip(stats, "not_an_object", where)
         return None
     text = record.get("text")
     if not isinstance(text, str) or not text.strip():
-        _skip(stats, "no_text")
+        _skip(stats, "no_text", where)
         return None
     if _SURROGATE.search(text):
-        _skip(stats, "lone_surrogate")
+        _skip(stats, "lone_surrogate", where)
         return None
     doc_id = record.get("doc_id", record.get("id"))
     if doc_id is not None and (isinstance(doc_id, bool) or not isinstance(doc_id, (str, int, float))
                                or (isinstance(doc_id, str) and _SURROGATE.search(doc_id))):
-        _skip(stats, "bad_doc_id")
+        _skip(stats, "bad_doc_id", where)
         return None
     return Document(str(doc_id) if doc_id is not None else where, text, shard.id)
 
 
-def _jsonl_documents(shard: Shard, stats: dict[str, int]) -> Iterator[Document]:
+def _jsonl_documents(shard: Shard, stats: dict[str, Any]) -> Iterator[Document]:
     name = Path(shard.path).name
     with _open(shard) as fh:
         position = shard.start
@@ -175,21 +175,21 @@ def _jsonl_documents(shard: Shard, stats: dict[str, int]) -> Iterator[Document]:
             try:
                 text = line.decode("utf-8").lstrip("\ufeff").strip()
             except UnicodeDecodeError:  # skipped and counted: a document with a mangled byte is not text
-                _skip(stats, "invalid_utf8", at)
+                _skip(stats, "invalid_utf8", f"{name}@{at}")
                 continue
             if not text:
                 continue
             try:
                 record = json.loads(text)
             except (ValueError, RecursionError):
-                _skip(stats, "malformed", at)
+                _skip(stats, "malformed", f"{name}@{at}")
                 continue
             doc = _document(record, f"{name}@{at}", shard, stats)
             if doc is not None:
                 yield doc
 
 
-def _parquet_documents(shard: Shard, stats: dict[str, int]) -> Iterator[Document]:
+def _parquet_documents(shard: Shard, stats: dict[str, Any]) -> Iterator[Document]:
     try:
         import pyarrow.parquet as pq
     except ImportError:

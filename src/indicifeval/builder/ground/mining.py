@@ -73,7 +73,9 @@ class VocabPart:
         self.df.update(other.df)
         self.scripts.update(other.scripts)
         for k, v in other.skipped.items():
-            if isinstance(v, int) and not k.startswith("first_"):
+            if k.startswith("first_"):
+                self.skipped.setdefault(k, v)  # where the first one is, in corpus order
+            elif isinstance(v, int):
                 self.skipped[k] = self.skipped.get(k, 0) + v
         return self
 

@@ -115,15 +115,27 @@ def vocab_stage(ctx: StageContext) -> dict[str, int]:
         path = ctx.folder / f"ground/vocab/part-{task.shard.id}.json"
         total.add(VocabPart.from_json(json.loads(path.read_text(encoding="utf-8"))))
     if total.docs == 0:
-        why = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(total.skipped.items())) or "it is empty"
+        why = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(_skip_counts(total).items())) or "it is empty"
         raise InputError(f"the corpus has no usable document ({why}): each line must be a JSON object with a "
                          f"non-empty 'text'", _corpus(ctx))
+    for kind, n in sorted(_skip_counts(total).items()):
+        ctx.note(f"skipped {n} corpus line(s): {_SKIPPED.get(kind, kind)} (the first at "
+                 f"{total.skipped.get('first_' + kind, '?')})")
     _check_script(total, language, _corpus(ctx))
     keywords = rank_keywords(total, ctx.params["top_k"], min_df=ctx.params["min_df"])
     _write_json(ctx.output(VOCAB), {"docs": total.docs, "words": len(total.tf), "skipped": total.skipped})
     write_jsonl(ctx.output(KEYWORDS), keywords)
     return {"shards": len(tasks), "shards_run": ran, "documents": total.docs, "words": len(total.tf),
-            "keywords": len(keywords), **{f"skipped_{k}": v for k, v in total.skipped.items()}}
+            "keywords": len(keywords), **{f"skipped_{k}": v for k, v in _skip_counts(total).items()}}
+
+
+_SKIPPED = {"invalid_utf8": "invalid UTF-8", "malformed": "not JSON (or nested too deeply)",
+            "not_an_object": "not a JSON object", "no_text": "no text", "lone_surrogate": "a lone surrogate escape",
+            "bad_doc_id": "a doc_id that is not a string or number"}
+
+
+def _skip_counts(total: VocabPart) -> dict[str, int]:
+    return {k: v for k, v in total.skipped.items() if not k.startswith("first_") and isinstance(v, int)}
 
 
 def _check_script(total: VocabPart, language: str, corpus: str) -> None:
