@@ -85,7 +85,8 @@ def test_parquet_corpus(tmp_path):
     pq.write_table(pa.table({"doc_id": ["a", "b"], "text": ["नदी बहती है।", ""]}), tmp_path / "part.parquet")
     shard = list_shards(str(tmp_path))[0]
     stats: dict = {}
-    assert [d.doc_id for d in iter_documents(shard, stats)] == ["a"] and stats == {"no_text": 1}
+    assert [d.doc_id for d in iter_documents(shard, stats)] == ["a"]
+    assert stats == {"no_text": 1, "first_no_text": "part.parquet, row 1"}
 
 
 def test_plans_are_checked_field_by_field(tmp_path):
