@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         build_trans(folder, args.lang, args.source, EngineSpec("mock", "fake", {"answers": "fake:0"}))
         tokens = {"asha": ("asha-token-0123456789", "annotator"), "ravi": ("ravi-token-0123456789", "annotator")}
         review = open_review([folder], tokens, overlap=1.0, seed=args.seed)
-        bad_items = {i["id"] for i in review.stores[0].items() if rng.random() < args.bad}
+        bad_items = {i.id for i in review.stores[0].items() if rng.random() < args.bad}
         clients = {}
         for name, (token, _) in tokens.items():
             c = TestClient(create_app(review), follow_redirects=False)

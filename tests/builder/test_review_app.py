@@ -84,11 +84,11 @@ def test_nothing_without_a_token(review):
 
 def test_assignment_shares_the_items_with_overlap(review):
     items = sum(len(s.items()) for s in review.stores)
-    asha, ravi = review.assigned("asha"), review.assigned("ravi")
+    asha, ravi = review.desk.assigned("asha"), review.desk.assigned("ravi")
     both = set(asha) & set(ravi)
-    assert set(asha) | set(ravi) == {i["id"] for s in review.stores for i in s.items()}
+    assert set(asha) | set(ravi) == {i.id for s in review.stores for i in s.items()}
     assert 0.1 * items <= len(both) <= 0.3 * items
-    assert review.assigned("admin") == []
+    assert review.desk.assigned("admin") == []
 
 
 def test_a_verdict_needs_the_sessions_csrf_token(review):
@@ -100,24 +100,24 @@ def test_a_verdict_needs_the_sessions_csrf_token(review):
     other = client(review, "ravi")  # another session's token is no better
     _, other_page = first_item(other)
     assert c.post("/verdict", data={**data, "csrf": csrf(other_page)}).status_code == 403
-    assert not review.latest()
+    assert not review.desk.latest()
     r = c.post("/verdict", data={**data, "csrf": csrf(page), "comment": "fine"})
     assert r.status_code == 303 and r.headers["location"] == "/next"
-    saved = review.latest()[item, "asha"]
+    saved = review.desk.latest()[item, "asha"]
     assert saved.verdict == "correct" and saved.comment == "fine"
     assert first_item(c)[0] != item  # resumes at the next open item
 
 
 def test_an_annotator_sees_only_their_items_and_not_the_admin_page(review):
     c = client(review, "asha")
-    theirs = [i for i in review.assigned("ravi") if i not in review.assigned("asha")][0]
+    theirs = [i for i in review.desk.assigned("ravi") if i not in review.desk.assigned("asha")][0]
     assert c.get(f"/item/{quote(theirs)}").status_code == 404
     assert c.get("/admin").status_code == 403
 
 
 def test_hostile_prompt_text_is_escaped(review):
     admin = client(review, "admin")
-    hostile = next(i["id"] for s in review.stores for i in s.items() if "<script>" in i["row"]["prompt"])
+    hostile = next(i.id for s in review.stores for i in s.items() if "<script>" in i.row["prompt"])
     page = admin.get(f"/item/{quote(hostile)}")
     assert page.status_code == 200 and page.headers["content-security-policy"] == CSP
     assert "<script>window.pwned" not in page.text and "<img src=x" not in page.text
@@ -127,7 +127,7 @@ def test_hostile_prompt_text_is_escaped(review):
 
 def test_urdu_is_right_to_left_with_its_fonts(review):
     admin = client(review, "admin")
-    urdu = next(i["id"] for s in review.stores for i in s.items() if i["language"] == "ur")
+    urdu = next(i.id for s in review.stores for i in s.items() if i.language == "ur")
     page = admin.get(f"/item/{quote(urdu)}").text
     assert re.search(r'class="prompt script-Arab" id="prompt" dir="rtl" lang="ur"', page)
     assert "Noto Nastaliq Urdu" in admin.get("/fonts.css").text
@@ -135,7 +135,7 @@ def test_urdu_is_right_to_left_with_its_fonts(review):
 
 def test_undo_and_adjudication(review):
     asha, ravi, admin = client(review, "asha"), client(review, "ravi"), client(review, "admin")
-    shared = next(i for i in review.assigned("asha") if i in review.assigned("ravi"))
+    shared = next(i for i in review.desk.assigned("asha") if i in review.desk.assigned("ravi"))
     for c, good in ((asha, True), (ravi, False)):
         page = c.get(f"/item/{quote(shared)}").text
         answers = answer_all(page)
@@ -145,13 +145,13 @@ def test_undo_and_adjudication(review):
     page = asha.get(f"/item/{quote(shared)}").text
     assert 'id="undo"' in page
     asha.post("/undo", data={"item": shared, "csrf": csrf(page)})
-    assert (shared, "asha") not in review.latest()
+    assert (shared, "asha") not in review.desk.latest()
     page = asha.get(f"/item/{quote(shared)}").text
     asha.post("/verdict", data={"item": shared, "csrf": csrf(page), **answer_all(page)})
     disputes = admin.get("/admin").text
     assert f'data-item="{shared}"' in disputes
     admin.post("/adjudicate", data={"item": shared, "verdict": "correct", "csrf": csrf(disputes)})
-    assert review.latest()[shared, "admin"].adjudication
+    assert review.desk.latest()[shared, "admin"].adjudication
     assert f'data-item="{shared}"' not in admin.get("/admin").text
     assert asha.post("/adjudicate", data={"item": shared, "verdict": "correct",
                                           "csrf": csrf(page)}).status_code == 403
@@ -159,24 +159,24 @@ def test_undo_and_adjudication(review):
 
 def test_a_keyword_fix_is_stored_with_the_verdicts_not_in_the_rows_file(review, folders):
     admin = client(review, "admin")
-    store, item = next((s, i) for s in review.stores for i in s.items() if i["workflow"] == "trans-keywords")
-    keyword = re.findall(r'<option value="([^"]+)"', admin.get(f"/item/{quote(item['id'])}").text)[0]
-    page = admin.get(f"/item/{quote(item['id'])}").text
-    r = admin.post("/fix", data={"item": item["id"], "csrf": csrf(page), "old": keyword, "new": "नयाशब्द"})
+    store, item = next((s, i) for s in review.stores for i in s.items() if i.workflow == "trans-keywords")
+    keyword = re.findall(r'<option value="([^"]+)"', admin.get(f"/item/{quote(item.id)}").text)[0]
+    page = admin.get(f"/item/{quote(item.id)}").text
+    r = admin.post("/fix", data={"item": item.id, "csrf": csrf(page), "old": keyword, "new": "नयाशब्द"})
     assert "keyword+fixed" in r.headers["location"] or "keyword%20fixed" in r.headers["location"]
-    fixed = store.item(item["id"])
-    assert "नयाशब्द" in fixed["row"]["prompt"] and keyword not in json.dumps(fixed["row"]["kwargs"])
-    assert not [f for f in fixed["findings"] if f["severity"] == "error"]  # re-validated: still consistent
+    fixed = store.item(item.id)
+    assert "नयाशब्द" in fixed.row["prompt"] and keyword not in json.dumps(fixed.row["kwargs"])
+    assert not [f for f in fixed.findings if f["severity"] == "error"]  # re-validated: still consistent
     rows = [json.loads(x) for x in (store.folder / "trans" / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
-    written = next(r for r in rows if str(r["key"]) == item["key"])
+    written = next(r for r in rows if str(r["key"]) == item.key)
     assert "नयाशब्द" not in written["prompt"]  # the build's output stays the machine's; the edit is the review's
-    (edit,) = store.edits(item["id"])
+    (edit,) = store.edits(item.id)
     assert edit["annotator"] == "admin" and edit["detail"] == {"from": keyword, "to": "नयाशब्द"} and edit["at"]
-    assert keyword in json.dumps(edit["before"]["kwargs"], ensure_ascii=False) and edit["after"] == fixed["row"]
-    page = admin.get(f"/item/{quote(item['id'])}").text
-    admin.post("/verdict", data={"item": item["id"], "csrf": csrf(page), **answer_all(page)})
-    assert review.latest()[item["id"], "admin"].edit["keywords"] == [{"from": keyword, "to": "नयाशब्द"}]
-    bad = admin.post("/fix", data={"item": item["id"], "csrf": csrf(page), "old": "nokeyword", "new": "x"})
+    assert keyword in json.dumps(edit["before"]["kwargs"], ensure_ascii=False) and edit["after"] == fixed.row
+    page = admin.get(f"/item/{quote(item.id)}").text
+    admin.post("/verdict", data={"item": item.id, "csrf": csrf(page), **answer_all(page)})
+    assert review.desk.latest()[item.id, "admin"].edit["keywords"] == [{"from": keyword, "to": "नयाशब्द"}]
+    bad = admin.post("/fix", data={"item": item.id, "csrf": csrf(page), "old": "nokeyword", "new": "x"})
     assert "not+one" in bad.headers["location"] or "not%20one" in bad.headers["location"]
 
 

@@ -40,7 +40,7 @@ def test_build_review_finalize_publish_and_run(tmp_path, capsys):
     folders = [trans_folder(tmp_path, lang) for lang in ("hi", "ta", "ur")]
     annotators = annotators_file(tmp_path)
     review = open_review(folders, read_annotators(annotators), overlap=0.5, seed=3)
-    shared = [i for i in review.assigned("asha") if i in review.assigned("ravi")]
+    shared = [i for i in review.desk.assigned("asha") if i in review.desk.assigned("ravi")]
     disputed = {shared[0]}  # ravi says no where asha says yes
     assert _review_everything(review, "asha", set()) and _review_everything(review, "ravi", disputed)
     for store in review.stores:
@@ -109,9 +109,9 @@ def test_a_keyword_fix_reopens_the_item_survives_a_rebuild_and_reaches_the_relea
     folder = trans_folder(tmp_path, "hi")
     review = open_review([folder], read_annotators(annotators_file(tmp_path)), overlap=1.0, seed=0)
     store = review.stores[0]
-    item = next(i for i in store.items() if i["workflow"] == "trans-keywords"
-                and i["id"] in review.assigned("asha") and i["id"] in review.assigned("ravi"))
-    ident = item["id"]
+    item = next(i for i in store.items() if i.workflow == "trans-keywords"
+                and i.id in review.desk.assigned("asha") and i.id in review.desk.assigned("ravi"))
+    ident = item.id
     asha, ravi = _client(review, "asha"), _client(review, "ravi")
     _post(asha, "/verdict", ident)  # approved
     keyword = re.findall(r'<option value="([^"]+)"', ravi.get(f"/item/{ident}").text)[0]
@@ -124,18 +124,18 @@ def test_a_keyword_fix_reopens_the_item_survives_a_rebuild_and_reaches_the_relea
     build_trans(folder, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), force=["validate"])
     assert "संशोधितशब्द" not in (folder / "trans" / "rows.jsonl").read_text(encoding="utf-8")  # the machine's rows
 
-    other = next(i for i in store.items() if i["id"] != ident and i["id"] in review.assigned("asha")
-                 and i["id"] in review.assigned("ravi"))
-    _post(asha, "/verdict", other["id"])
-    page = ravi.get(f"/item/{other['id']}").text
-    data = {"item": other["id"], "csrf": re.search(r'name="csrf" value="([^"]+)"', page).group(1)}
+    other = next(i for i in store.items() if i.id != ident and i.id in review.desk.assigned("asha")
+                 and i.id in review.desk.assigned("ravi"))
+    _post(asha, "/verdict", other.id)
+    page = ravi.get(f"/item/{other.id}").text
+    data = {"item": other.id, "csrf": re.search(r'name="csrf" value="([^"]+)"', page).group(1)}
     for q in dict.fromkeys(re.findall(r'name="(q_[a-z]+)"', page)):
         data[q] = re.findall(rf'name="{q}" value="([^"]+)"', page)[-1]  # ravi disagrees
     assert ravi.post("/verdict", data=data).status_code == 303
     from indicifeval.builder.review.store import ReviewStore
     from indicifeval.records import HumanVerdict
 
-    store.save(HumanVerdict(other["id"], "admin", other["workflow"], {}, "", None, "2999-01-01T00:00:00+0000",
+    store.save(HumanVerdict(other.id, "admin", other.workflow, {}, "", None, "2999-01-01T00:00:00+0000",
                             "correct", adjudication=True))  # after any export: none was made
     for s in review.stores:
         s.close()
@@ -145,7 +145,7 @@ def test_a_keyword_fix_reopens_the_item_survives_a_rebuild_and_reaches_the_relea
     rows = {f"hi/trans/{r['key']}": r for r in map(json.loads, (release / "rows.jsonl").read_text().splitlines())}
     assert "संशोधितशब्द" in rows[ident]["prompt"] and keyword not in json.dumps(rows[ident]["kwargs"],
                                                                                    ensure_ascii=False)
-    assert "correct" in rows[other["id"]]["tags"]  # the adjudication, read from the database
+    assert "correct" in rows[other.id]["tags"]  # the adjudication, read from the database
     reader = ReviewStore(folder, read_only=True)
     (edit,) = reader.edits(ident)
     reader.close()

@@ -6,13 +6,14 @@ Every JSON-lines line and every JSON file the package writes carries ``format_ve
 
 from indicifeval.records import layout
 from indicifeval.records.build import (
-           AUTO_OK,
-           NEEDS_REVIEW,
-           Candidate,
-           GenerationTask,
-           HumanVerdict,
-           MinedContext,
-           TranslationItem,
+    AUTO_OK,
+    NEEDS_REVIEW,
+    Candidate,
+    GenerationTask,
+    HumanVerdict,
+    MinedContext,
+    ReviewItem,
+    TranslationItem,
 )
 from indicifeval.records.ids import RowId
 from indicifeval.records.rows import ROW_FORMAT, Row
@@ -20,5 +21,5 @@ from indicifeval.records.runs import GENERATION_FORMAT, MANIFEST_FORMAT, Generat
 from indicifeval.records.scores import SCORE_FORMAT, RowScore
 
 __all__ = ["AUTO_OK", "GENERATION_FORMAT", "MANIFEST_FORMAT", "NEEDS_REVIEW", "ROW_FORMAT", "SCORE_FORMAT",
-           "Candidate", "Generation", "GenerationTask", "HumanVerdict", "MinedContext", "Row", "RowId", "RowScore",
-           "RunManifest", "TranslationItem", "layout"]
+           "Candidate", "Generation", "GenerationTask", "HumanVerdict", "MinedContext", "ReviewItem", "Row", "RowId",
+           "RowScore", "RunManifest", "TranslationItem", "layout"]

@@ -132,3 +132,32 @@ class Candidate:
     def from_json(cls, data: dict[str, Any]) -> Candidate:
         return cls(Row.from_json(data), str(data.get("status") or AUTO_OK), tuple(data.get("reasons") or ()),
                    tuple(data.get("warnings") or ()), dict(data.get("provenance") or {}))
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """One row under review: its id (``language/subset/key``), its place, the workflow that asks
+    about it, the row as reviewers see it (the hub's fields, edits applied), the English row it
+    was made from, and the machine's suggestion beside it (status, reasons, the validator's
+    findings). Human answers live apart, in verdicts and edits."""
+
+    id: str
+    position: int
+    workflow: str
+    row: dict[str, Any]
+    source: dict[str, Any] | None = None
+    status: str = AUTO_OK
+    reasons: tuple[str, ...] = ()
+    findings: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def language(self) -> str:
+        return str(self.row.get("language") or self.id.split("/", 1)[0])
+
+    @property
+    def subset(self) -> str:
+        return str(self.row.get("subset") or self.id.split("/", 2)[1])
+
+    @property
+    def key(self) -> str:
+        return self.id.split("/", 2)[2]

@@ -20,11 +20,11 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from indicifeval.builder.review.items import fix_keyword, revalidate, verdict_of, workflows
-from indicifeval.builder.review.pages import fonts_css, item_view, progress_rows
-from indicifeval.builder.review.store import ReviewStore, now_iso
+from indicifeval.builder.review.desk import ReviewDesk
+from indicifeval.builder.review.items import workflows
+from indicifeval.builder.review.pages import fonts_css, item_view
+from indicifeval.builder.review.store import ReviewStore
 from indicifeval.core.errors import InputError
-from indicifeval.records import HumanVerdict
 
 COOKIE = "review_session"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; img-src 'self'; "
@@ -32,30 +32,19 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'
 
 
 class Review:
-    """The app's state: the stores by build folder, the annotators' tokens (hashed), sessions."""
+    """The web side of a review: the desk (the domain), the annotators' tokens (hashed), the
+    sessions, and the page templates."""
 
-    def __init__(self, stores: list[ReviewStore], annotators: dict[str, tuple[str, str]]):
-        self.stores = stores
+    def __init__(self, desk: ReviewDesk, annotators: dict[str, tuple[str, str]]):
+        self.desk = desk
         self.annotators = annotators  # token sha256 -> (name, role)
         self.sessions: dict[str, dict[str, str]] = {}
         self.env = Environment(loader=PackageLoader("indicifeval.builder.review", "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
 
-    def store_of(self, item_id: str) -> tuple[ReviewStore, dict[str, Any]] | None:
-        for store in self.stores:
-            item = store.item(item_id)
-            if item is not None:
-                return store, item
-        return None
-
-    def assigned(self, annotator: str) -> list[str]:
-        return [i for store in self.stores for i in store.assigned(annotator)]
-
-    def latest(self) -> dict[tuple[str, str], HumanVerdict]:
-        out: dict[tuple[str, str], HumanVerdict] = {}
-        for store in self.stores:
-            out.update(store.latest())
-        return out
+    @property
+    def stores(self) -> list[ReviewStore]:
+        return self.desk.stores
 
     def render(self, name: str, request: Request, status: int = 200, **context: Any) -> Response:
         session = self.session(request)
@@ -80,6 +69,8 @@ def _to(path: str) -> RedirectResponse:
 
 
 def create_app(review: Review) -> Starlette:
+    desk = review.desk
+
     def needs_session(request: Request) -> dict[str, str] | Response:
         session = review.session(request)
         return session if session is not None else _to("/login")
@@ -94,17 +85,16 @@ def create_app(review: Review) -> Starlette:
             return _secure(PlainTextResponse("bad or missing CSRF token", status_code=403))
         return session, form
 
-    async def item_form(request: Request) -> tuple[dict[str, str], Any, ReviewStore, dict[str, Any]] | Response:
-        """(session, form, store, item) of a checked POST about an item this session may judge."""
+    async def item_form(request: Request) -> tuple[dict[str, str], Any, str] | Response:
+        """(session, form, item id) of a checked POST about an item this session may judge."""
         checked = await checked_form(request)
         if isinstance(checked, Response):
             return checked
         session, form = checked
         item_id = str(form.get("item", ""))
-        found = review.store_of(item_id)
-        if found is None or (item_id not in review.assigned(session["annotator"]) and session["role"] != "admin"):
+        if desk.find(item_id) is None or not desk.may_judge(session["annotator"], session["role"], item_id):
             return _secure(PlainTextResponse("no such item for you", status_code=404))
-        return session, form, found[0], found[1]
+        return session, form, item_id
 
     async def login(request: Request) -> Response:
         if request.method == "GET":
@@ -134,70 +124,55 @@ def create_app(review: Review) -> Starlette:
         session = needs_session(request)
         if isinstance(session, Response):
             return session
-        latest = review.latest()
-        name = session["annotator"]
-        for item_id in review.assigned(name):
-            if (item_id, name) not in latest:
-                return _to(f"/item/{quote(item_id)}")
-        return review.render("done.html", request, rows=progress_rows(review, name))
+        item_id = desk.next_for(session["annotator"])
+        if item_id is not None:
+            return _to(f"/item/{quote(item_id)}")
+        return review.render("done.html", request, rows=desk.progress_rows(session["annotator"]))
 
     async def item_page(request: Request) -> Response:
         session = needs_session(request)
         if isinstance(session, Response):
             return session
         item_id = request.path_params["item_id"]
-        found = review.store_of(item_id)
-        assigned = review.assigned(session["annotator"])
-        if found is None or (item_id not in assigned and session["role"] != "admin"):
+        found = desk.find(item_id)
+        if found is None or not desk.may_judge(session["annotator"], session["role"], item_id):
             return review.render("message.html", request, status=404, message="no such item for you")
-        view = item_view(found[1], workflows()[found[1]["workflow"]], review.latest(), session["annotator"],
-                         assigned, found[0].edits(item_id))
+        item = found[1]
+        view = item_view(item, workflows()[item.workflow], desk.latest(), session["annotator"],
+                         desk.assigned(session["annotator"]), desk.edits(item_id))
         return review.render("item.html", request, item=view, notice=request.query_params.get("notice"))
 
     async def save_verdict(request: Request) -> Response:
         checked = await item_form(request)
         if isinstance(checked, Response):
             return checked
-        session, form, store, item = checked
-        item_id = item["id"]
-        flow = workflows()[item["workflow"]]
-        answers = {q["id"]: str(form.get(f"q_{q['id']}", "")) for q in flow["questions"]}
-        verdict = verdict_of(item["workflow"], answers)
-        if verdict is None:
+        session, form, item_id = checked
+        answers = {k[2:]: str(v) for k, v in form.items() if k.startswith("q_")}
+        if desk.judge(session["annotator"], item_id, answers, str(form.get("comment", ""))) is None:
             return _to(f"/item/{quote(item_id)}?notice=answer+every+question")
-        mine = [e["detail"] for e in store.edits(item_id) if e["annotator"] == session["annotator"]]
-        edit = {"keywords": mine, "by": session["annotator"]} if mine else None
-        store.save(HumanVerdict(item_id, session["annotator"], item["workflow"], answers,
-                                str(form.get("comment", ""))[:2000], edit, now_iso(), verdict))
         return _to("/next")
 
     async def undo(request: Request) -> Response:
         checked = await item_form(request)
         if isinstance(checked, Response):
             return checked
-        session, _, store, item = checked
-        item_id = item["id"]
-        store.undo(item_id, session["annotator"])
+        session, _, item_id = checked
+        desk.withdraw(session["annotator"], item_id)
         return _to(f"/item/{quote(item_id)}?notice=verdict+withdrawn")
 
     async def fix(request: Request) -> Response:
         checked = await item_form(request)
         if isinstance(checked, Response):
             return checked
-        session, form, store, item = checked
-        item_id = item["id"]
-        if workflows()[item["workflow"]].get("edit") != "keyword":
-            return _secure(PlainTextResponse("this workflow allows no edit", status_code=400))
-        old, new = str(form.get("old", "")), str(form.get("new", ""))
+        session, form, item_id = checked
         try:
-            row = fix_keyword(item["row"], old, new)
+            done = desk.fix_keyword(session["annotator"], item_id, str(form.get("old", "")), str(form.get("new", "")))
         except InputError as exc:
+            if exc.message == "this workflow allows no edit":
+                return _secure(PlainTextResponse(exc.message, status_code=400))
             return _to(f"/item/{quote(item_id)}?notice={quote(str(exc))}")
-        findings = revalidate({**item, "row": row})
-        reopened = store.save_edit(item_id, session["annotator"], "keyword", {"from": old.strip(), "to": new.strip()},
-                                   row, findings)
-        errors = sum(1 for f in findings if f.get("severity") == "error")
-        said = f"keyword fixed; re-validated: {errors} errors" + (f"; {reopened} verdicts reopened" if reopened else "")
+        said = f"keyword fixed; re-validated: {done.errors} errors" + (
+            f"; {done.reopened} verdicts reopened" if done.reopened else "")
         return _to(f"/item/{quote(item_id)}?notice={quote(said)}")
 
     async def progress(request: Request) -> Response:
@@ -205,7 +180,7 @@ def create_app(review: Review) -> Starlette:
         if isinstance(session, Response):
             return session
         who = None if session["role"] == "admin" else session["annotator"]
-        return review.render("progress.html", request, rows=progress_rows(review, who))
+        return review.render("progress.html", request, rows=desk.progress_rows(who))
 
     async def admin(request: Request) -> Response:
         session = needs_session(request)
@@ -213,10 +188,7 @@ def create_app(review: Review) -> Starlette:
             return session
         if session["role"] != "admin":
             return review.render("message.html", request, status=403, message="for the admin only")
-        from indicifeval.builder.review.pages import disagreements
-
-        return review.render("admin.html", request, rows=progress_rows(review, None),
-                             disputes=disagreements(review))
+        return review.render("admin.html", request, rows=desk.progress_rows(None), disputes=desk.disagreements())
 
     async def adjudicate(request: Request) -> Response:
         checked = await checked_form(request)
@@ -225,12 +197,11 @@ def create_app(review: Review) -> Starlette:
         session, form = checked
         if session["role"] != "admin":
             return _secure(PlainTextResponse("for the admin only", status_code=403))
-        item_id, verdict = str(form.get("item", "")), str(form.get("verdict", ""))
-        found = review.store_of(item_id)
-        if found is None or verdict not in ("correct", "incorrect"):
+        try:
+            desk.adjudicate(session["annotator"], str(form.get("item", "")), str(form.get("verdict", "")),
+                            str(form.get("comment", "")))
+        except InputError:
             return _secure(PlainTextResponse("no such item or verdict", status_code=400))
-        found[0].save(HumanVerdict(item_id, session["annotator"], "adjudication", {"verdict": verdict},
-                                   str(form.get("comment", ""))[:2000], None, now_iso(), verdict, True))
         return _to("/admin")
 
     async def fonts(request: Request) -> Response:

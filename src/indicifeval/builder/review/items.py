@@ -1,7 +1,7 @@
 """What is reviewed: the rows of build folders as items, each with its workflow, its English
 source, the validator's findings and the automatic status; who reviews which item; and the one
 edit an annotator may make, fixing a keyword mapping (prompt and kwargs together, re-validated
-at once and written back to the build folder's rows file)."""
+at once; stored as an edit in the review database, never in the build's rows file)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from indicifeval.core.errors import InputError
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import load_rows
 from indicifeval.dataset.validation import validate_rows
+from indicifeval.records import AUTO_OK, ReviewItem
 from indicifeval.records.layout import BUILD_ROWS
 
 
@@ -64,10 +65,10 @@ def _findings(records: list[dict], source: list[dict] | None) -> dict[str, list[
     return found
 
 
-def load_items(folder: str | Path) -> list[dict[str, Any]]:
+def load_items(folder: str | Path) -> list[ReviewItem]:
     """Every row of a build folder's Trans and Ground rows, as review items, in file order."""
     folder = Path(folder)
-    items: list[dict[str, Any]] = []
+    items: list[ReviewItem] = []
     for subset, (_, _, made_from) in BUILD_ROWS.items():
         path = rows_file(folder, subset)
         if not path.is_file():
@@ -79,11 +80,9 @@ def load_items(folder: str | Path) -> list[dict[str, Any]]:
         findings = _findings([_row_fields(r) for r in records], [_row_fields(r, "en") for r in source or []])
         for record in records:
             item_id = f"{record['language']}/{record['subset']}/{record['key']}"
-            items.append({"id": item_id, "position": len(items), "language": record["language"],
-                          "subset": record["subset"], "key": record["key"], "workflow": workflow_of(record),
-                          "row": record, "source": by_key.get(str(record["key"])),
-                          "status": record.get("status", "auto-ok"), "reasons": record.get("reasons") or [],
-                          "findings": findings.get(item_id, [])})
+            items.append(ReviewItem(item_id, len(items), workflow_of(record), record, by_key.get(str(record["key"])),
+                                    record.get("status", AUTO_OK), tuple(record.get("reasons") or ()),
+                                    tuple(findings.get(item_id, []))))
     if not items:
         raise InputError("the build folder has no rows to review (trans/rows.jsonl or ground/rows.jsonl)",
                          str(folder))
@@ -140,9 +139,10 @@ def fix_keyword(record: dict, old: str, new: str) -> dict:
     return {**record, "prompt": pattern.sub(lambda m: new, record["prompt"]), "kwargs": kwargs}
 
 
-def revalidate(item: dict) -> list[dict]:
-    source = [_row_fields(item["source"], "en")] if item.get("source") else None
-    return _findings([_row_fields(item["row"])], source).get(item["id"], [])
+def revalidate(item: ReviewItem, row: dict) -> list[dict]:
+    """The validator's findings on ``row`` (the item's row as edited), against its source."""
+    source = [_row_fields(item.source, "en")] if item.source else None
+    return _findings([_row_fields(row)], source).get(item.id, [])
 
 
 __all__ = ["fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate", "verdict_of",

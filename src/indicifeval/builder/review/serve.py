@@ -11,6 +11,7 @@ from typing import Any
 
 from indicifeval.builder.project import BuildFolder
 from indicifeval.builder.review.app import Review, create_app
+from indicifeval.builder.review.desk import ReviewDesk
 from indicifeval.builder.review.items import load_items, plan_assignments
 from indicifeval.builder.review.store import ReviewStore, token_hash
 from indicifeval.core.errors import InputError
@@ -62,17 +63,17 @@ def open_review(folders: Sequence[str | Path], annotators: dict[str, tuple[str, 
         BuildFolder(folder).manifest()  # a build folder, or a clear error
         store = ReviewStore(folder)
         items = load_items(folder)
-        clash = seen & {i["id"] for i in items}
+        clash = seen & {i.id for i in items}
         if clash:
             raise InputError(f"items {', '.join(sorted(clash)[:3])} are in two build folders", str(folder))
-        seen |= {i["id"] for i in items}
+        seen |= {i.id for i in items}
         store.put_items(items)
         for name, (token, role) in annotators.items():
             store.put_annotator(name, token, role)
         taken = store.assignments()
-        store.assign(plan_assignments([i["id"] for i in items if i["id"] not in taken], reviewers, overlap, seed))
+        store.assign(plan_assignments([i.id for i in items if i.id not in taken], reviewers, overlap, seed))
         stores.append(store)
-    return Review(stores, {token_hash(t): (name, role) for name, (t, role) in annotators.items()})
+    return Review(ReviewDesk(stores), {token_hash(t): (name, role) for name, (t, role) in annotators.items()})
 
 
 @contextmanager

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval.core.files import ensure_folder
-from indicifeval.records import HumanVerdict
+from indicifeval.records import HumanVerdict, ReviewItem
 from indicifeval.records.layout import REVIEW_DB
 
 _SCHEMA = """
@@ -86,21 +86,21 @@ class ReviewStore:
                 raise
 
     # -- items ------------------------------------------------------------------------------
-    def put_items(self, items: list[dict[str, Any]]) -> None:
+    def put_items(self, items: list[ReviewItem]) -> None:
         """Add new items; an item already there keeps its state (its row may carry a fix)."""
         known = {r["id"] for r in self._run("SELECT id FROM items")}
         self._write([("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                      (i["id"], i["position"], i["language"], i["subset"], str(i["key"]), i["workflow"],
-                       json.dumps(i["row"], ensure_ascii=False), json.dumps(i.get("source"), ensure_ascii=False),
-                       i["status"], json.dumps(i["reasons"], ensure_ascii=False),
-                       json.dumps(i["findings"], ensure_ascii=False)))
-                     for i in items if i["id"] not in known])
+                      (i.id, i.position, i.language, i.subset, i.key, i.workflow,
+                       json.dumps(i.row, ensure_ascii=False), json.dumps(i.source, ensure_ascii=False),
+                       i.status, json.dumps(list(i.reasons), ensure_ascii=False),
+                       json.dumps(list(i.findings), ensure_ascii=False)))
+                     for i in items if i.id not in known])
 
-    def item(self, item_id: str) -> dict[str, Any] | None:
+    def item(self, item_id: str) -> ReviewItem | None:
         rows = self._run("SELECT * FROM items WHERE id = ?", (item_id,))
         return _item(rows[0]) if rows else None
 
-    def items(self) -> list[dict[str, Any]]:
+    def items(self) -> list[ReviewItem]:
         return [_item(r) for r in self._run("SELECT * FROM items ORDER BY position")]
 
     # -- annotators, assignments -------------------------------------------------------------
@@ -198,11 +198,11 @@ class ReviewStore:
         return out
 
 
-def _item(r: sqlite3.Row) -> dict[str, Any]:
-    return {"id": r["id"], "position": r["position"], "language": r["language"], "subset": r["subset"],
-            "key": r["key"], "workflow": r["workflow"], "row": json.loads(r["row"]),
-            "source": json.loads(r["source"]) if r["source"] else None, "status": r["status"],
-            "reasons": json.loads(r["reasons"]), "findings": json.loads(r["findings"])}
+def _item(r: sqlite3.Row) -> ReviewItem:
+    row = json.loads(r["row"])
+    row.pop("_edit", None)  # folders reviewed before edits had their own table carried them in the row
+    return ReviewItem(r["id"], r["position"], r["workflow"], row, json.loads(r["source"]) if r["source"] else None,
+                      r["status"], tuple(json.loads(r["reasons"])), tuple(json.loads(r["findings"])))
 
 
 __all__ = ["ReviewStore", "now_iso", "token_hash"]
