@@ -37,7 +37,9 @@ def test_openai_route_through_faults(tmp_path):
     assert set(served) >= {"429", "500", "drop"} and records["assemble"].status == "complete"
     assert bodies[0]["messages"][0] == {"role": "system", "content": "Translate the text below to Hindi."}
     units = _lines(tmp_path / "b" / "trans" / "mt.jsonl")
-    assert len(units) == len({u["uid"] for u in units}) == records["translate"].counts["items"]
+    counts = records["translate"].counts  # the sample's pass/fail pairs share their prompts: each text asked once
+    assert len(units) == len({u["content_hash"] for u in units}) == counts["asked"] < counts["items"]
+    assert counts["asked"] + counts["reused"] == counts["items"] and counts["failed"] == 0
     candidates = _lines(tmp_path / "b" / "trans" / "candidates.jsonl")
     assert all(c["status"] == "auto-ok" for c in candidates), [c["reasons"] for c in candidates]
 
@@ -59,11 +61,14 @@ def test_sigkill_during_translate_then_rerun_translates_each_unit_once(tmp_path)
         assert main(argv) == 0  # resumes: the stage failed mid-way, the same identity goes on
         assert main(argv[:-1] + ["--until", "assemble", "--quiet"]) == 0
     units = _lines(log)
-    uids = [u["uid"] for u in units]
-    assert len(uids) == len(set(uids)) and 10 <= before < len(uids)
+    uids, texts = [u["uid"] for u in units], [u["content_hash"] for u in units]
+    assert len(uids) == len(set(uids)) == len(set(texts)) and 10 <= before < len(uids)  # each text asked once
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["stages"]["translate"]["status"] == "complete"
-    assert manifest["stages"]["translate"]["counts"]["items"] == len(uids)
+    counts = manifest["stages"]["translate"]["counts"]
+    assert counts["failed"] == 0 and counts["items"] == counts["asked"] + counts["reused"]
+    candidates = _lines(out / "trans" / "candidates.jsonl")
+    assert not any("not translated" in r for c in candidates for r in c["reasons"])
 
 
 def test_chat_model_through_hf(tiny_model_dir, tmp_path):
@@ -78,6 +83,8 @@ def test_chat_model_through_hf(tiny_model_dir, tmp_path):
     flagged = [c for c in candidates if c["status"] == "needs-review"]
     assert flagged and all(c["reasons"] for c in flagged)
     assert any("cut at the length limit" in r or "lost in translation" in r for c in flagged for r in c["reasons"])
+    engine = records["translate"].identity["engine"]  # the model's own chat template is part of its identity
+    assert engine["model"] == str(tiny_model_dir.resolve()) and len(engine["chat_template_hash"]) == 16
 
 
 @pytest.fixture(scope="module")

@@ -225,10 +225,3 @@ def require_rows(build: BuildFolder, done: Mapping[str, StageRecord], stages: It
                                 if k.startswith("rejected: ") and v) or "nothing was made"
                 raise InputError(f"stage {name!r} ended with 0 {what} ({why})",
                                  str(build.folder / record.outputs[0]) if record.outputs else str(build.folder))
-
-
-def model_identity(model: str) -> str:
-    """A model named by a local path is identified by where it is (resolved), so a relative
-    path typed from another directory is the same model; a hub id or server model name as given."""
-    path = Path(model).expanduser()
-    return str(path.resolve()) if model and path.exists() else model

@@ -16,17 +16,16 @@ from indicifeval.builder.project import BuildFolder, StageRecord
 from indicifeval.builder.stages import (
     StageCall,
     check_stage_names,
-    model_identity,
     pipeline_order,
     require_rows,
     run_pipeline,
 )
 from indicifeval.core.errors import InputError
 from indicifeval.languages import get_profile
-from indicifeval.runs.backends import Backend, create_backend
+from indicifeval.runs.backends import Backend
 from indicifeval.runs.backends.mock import MockBackend
 from indicifeval.runs.backends.mock_scripts import is_script, resolve_script
-from indicifeval.runs.backends.options import options_for
+from indicifeval.runs.backends.spec import ModelSpec, model_identity
 
 STAGES = tuple(pipeline_order(ground_stages.PIPELINE))  # shards vocab features select requests generate rows
 
@@ -61,7 +60,7 @@ class Generator:
             if self.engine == "mock" and answers.startswith("fake"):
                 name = answers if is_script(answers) else "fake-prompt-writer:" + answers.partition(":")[2]
                 return MockBackend(self.model, script=resolve_script(name))
-            return create_backend(self.engine, self.model, self.options)
+            return ModelSpec(self.engine, self.model, self.options).create()
 
         return make
 
@@ -70,9 +69,9 @@ class Generator:
         part of each reply's content hash, so another model is asked anew."""
         if self.transport != "online":
             return {"transport": self.transport, "model": self.model}
-        settings = options_for(self.engine, self.options).output_settings() if self.backend is None else {}
-        return {"backend": self.engine if self.backend is None else self.backend.name,
-                "model": model_identity(self.model), "options": settings}
+        if self.backend is not None:  # a ready backend (tests, the Python API): its name and the model
+            return {"backend": self.backend.name, "model": model_identity(self.model), "options": {}}
+        return ModelSpec(self.engine, self.model, self.options).identity()
 
     def spec(self, legacy_ok: bool = False) -> GenerateSpec:
         return GenerateSpec(self.transport, self.model, self.make_backend() if self.transport == "online" else None,

@@ -12,7 +12,6 @@ from indicifeval.builder.project import BuildFolder, StageRecord
 from indicifeval.builder.stages import (
     StageCall,
     check_stage_names,
-    model_identity,
     pipeline_order,
     require_rows,
     run_pipeline,
@@ -32,6 +31,7 @@ from indicifeval.languages import get_profile
 from indicifeval.runs.backends import Backend, BackendOptions
 from indicifeval.runs.backends.mock import MockBackend
 from indicifeval.runs.backends.mock_scripts import is_script, resolve_script
+from indicifeval.runs.backends.spec import chat_template_hash, model_identity
 from indicifeval.runs.requests import SamplingSettings
 
 STAGES = tuple(pipeline_order(trans_stages.PIPELINE))  # plan, pretranslate, translate, assemble, validate
@@ -59,7 +59,9 @@ class EngineSpec:
 
     def identity(self, language: str) -> dict[str, Any]:
         options = self.resolved_options(language)
+        template = chat_template_hash(self.name, self.model) if self.name in CHAT_ENGINES else None
         return {"engine": self.name, "model": model_identity(self.model), "options": options.output_settings(),
+                **({"chat_template_hash": template} if template is not None else {}),
                 "fake": self.options.get("answers") if self.name == "mock" else None,
                 "system_prompt": system_prompt(self.prompt, language) if self.name in CHAT_ENGINES else None,
                 "settings": self.settings.to_json()}
