@@ -100,6 +100,7 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
     check_stage_names(ground_stages.PIPELINE, until, force)
     mining = mining or MiningOptions()
     seed = load_plan(plan).seed  # checked now, before any work
+    model = generator.identity()  # and the backend's options
     build = BuildFolder(out).create(language, overwrite)
     folder = build.folder
     hub = corpus.startswith(HUB_PREFIX)
@@ -124,8 +125,8 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
         "select": StageCall(inputs={"plan": plan} if plan is not None else {}, params={"language": language}),
         "requests": StageCall(params={"language": language, "seed": seed}),
         "generate": StageCall(inputs={"requests": folder / ground_stages.REQUESTS},
-                              params={"model": generator.identity()}, model=generator.spec(legacy_ok)),
-        "rows": StageCall(params={"language": language, "model": generator.identity(),
+                              params={"model": model}, model=generator.spec(legacy_ok)),
+        "rows": StageCall(params={"language": language, "model": model,
                                   "provenance": {"corpus": corpus_name, "revision": revision,
                                                  "model": generator.model}}),
     }

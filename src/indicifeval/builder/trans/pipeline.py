@@ -103,8 +103,8 @@ def build_trans(out: str | Path, language: str, source: str | Path, engine: Engi
     check_stage_names(trans_stages.PIPELINE, until, force)
     if engine.backend is None and resolve_engine(engine.name, engine.model) != engine.name:
         engine = replace(engine, name=resolve_engine(engine.name, engine.model))
+    identity = engine.identity(language)  # options checked before any folder is made
     build = BuildFolder(out).create(language, overwrite)
-    identity = engine.identity(language)
     model = engine.factory(language)
     calls = {
         "plan": StageCall(inputs={"source": _source_file(build, source)}, params={"language": language}),

@@ -106,3 +106,15 @@ def create_backend(name: str, model: str, options: BackendOptions | dict[str, An
         given = options if isinstance(options, BackendOptions) else options_class(name).from_mapping(options or {})
         return factory(model, given)
     return factory(model, options_for(name, options))
+
+
+def eos_token_ids(generation_config: Any, tokenizer: Any, model: str) -> list[int]:
+    """Every end-of-sequence token a transformers model stops at: its generation config's (one
+    or several) and its tokenizer's."""
+    eos = getattr(generation_config, "eos_token_id", None)
+    ids = set(eos if isinstance(eos, (list, tuple)) else [eos] if eos is not None else [])
+    if tokenizer.eos_token_id is not None:
+        ids.add(tokenizer.eos_token_id)
+    if not ids:
+        raise BackendError(f"{model!r} defines no end-of-sequence token")
+    return sorted(ids)

@@ -13,7 +13,14 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult, batches, sampling_kwargs
+from indicifeval.runs.backends.base import (
+    BackendError,
+    MissingDependency,
+    OnResult,
+    batches,
+    eos_token_ids,
+    sampling_kwargs,
+)
 from indicifeval.runs.backends.options import HFOptions
 from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings, text_hash
 
@@ -85,13 +92,7 @@ class HFBackend:
         loaded.eval()
         self.model = loaded
 
-        eos = getattr(loaded.generation_config, "eos_token_id", None)
-        eos_ids = set(eos if isinstance(eos, (list, tuple)) else [eos] if eos is not None else [])
-        if tokenizer.eos_token_id is not None:
-            eos_ids.add(tokenizer.eos_token_id)
-        if not eos_ids:
-            raise BackendError(f"{model!r} defines no end-of-sequence token")
-        self.eos_token_ids = sorted(eos_ids)
+        self.eos_token_ids = eos_token_ids(loaded.generation_config, tokenizer, model)
 
     # ------------------------------------------------------------------------------------
     def describe(self) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from indicifeval.core.safe_text import sanitize
 from indicifeval.core.secrets import check_env_name, redact_text, redact_url, url_secrets
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
-from indicifeval.runs.backends.openai_http import endpoint, parse_retry_after
+from indicifeval.runs.backends.openai_http import _read_capped, endpoint, parse_retry_after
 from indicifeval.runs.backends.options import BackendOptions, option
 from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_pool
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
@@ -242,17 +242,6 @@ class SarvamTranslator:
                     break
                 await asyncio.sleep(backoff_wait(self._rng, exc, attempt, opts.backoff_base_s, opts.backoff_max_s))
         raise BackendError(f"{uid}: gave up after {opts.max_retries + 1} attempts ({last})")
-
-
-async def _read_capped(response: Any, limit: int) -> bytes | None:
-    """The whole body, or None once it passes ``limit`` bytes (the rest is not read)."""
-    chunks, size = [], 0
-    async for chunk in response.content.iter_chunked(1 << 16):
-        size += len(chunk)
-        if size > limit:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _message(raw: bytes) -> str:

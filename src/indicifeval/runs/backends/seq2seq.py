@@ -19,7 +19,14 @@ from typing import Any, ClassVar
 
 from indicifeval.core.errors import InputError
 from indicifeval.languages import get_profile
-from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult, batches, sampling_kwargs
+from indicifeval.runs.backends.base import (
+    BackendError,
+    MissingDependency,
+    OnResult,
+    batches,
+    eos_token_ids,
+    sampling_kwargs,
+)
 from indicifeval.runs.backends.options import BackendOptions, option
 from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings
 
@@ -166,13 +173,7 @@ class Seq2SeqTranslator:
         self.model = loaded.to(device).eval()
         self.device = device
         gen = loaded.generation_config
-        eos = getattr(gen, "eos_token_id", None)
-        eos_ids = set(eos if isinstance(eos, (list, tuple)) else [eos] if eos is not None else [])
-        if tokenizer.eos_token_id is not None:
-            eos_ids.add(tokenizer.eos_token_id)
-        if not eos_ids:
-            raise BackendError(f"{model!r} defines no end-of-sequence token")
-        self.eos_token_ids = sorted(eos_ids)
+        self.eos_token_ids = eos_token_ids(gen, tokenizer, model)
         self.decoder_start_token_id = getattr(gen, "decoder_start_token_id", None)
         if self.decoder_start_token_id is None:
             self.decoder_start_token_id = getattr(loaded.config, "decoder_start_token_id", None)
