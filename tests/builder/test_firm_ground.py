@@ -239,3 +239,18 @@ def test_a_real_full_disk_mid_translation_stops_in_one_line_and_the_resume_compl
         assert (disk / "hi" / "trans" / name).read_bytes() == (tmp_path / "whole" / "trans" / name).read_bytes()
     mt = [json.loads(x) for x in (disk / "hi" / "trans" / "mt.jsonl").read_text().splitlines()]
     assert len({m["content_hash"] for m in mt}) == len(mt) == whole["translate"].counts["asked"]  # none twice
+
+
+def test_a_hand_edited_keyword_list_outlives_a_forced_vocab_stage(tmp_path, corpus):
+    out = tmp_path / "g"
+    gen = Generator(options={"answers": "fake:0"})
+    build_ground(out, "hi", corpus, None, gen, executor="serial", mining=SMALL)
+    path = out / "ground" / "keywords.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(lines[: len(lines) // 2]) + "\n", encoding="utf-8")  # a person keeps half
+    edited = path.read_bytes()
+    done = build_ground(out, "hi", corpus, None, gen, executor="serial", mining=SMALL)
+    assert done["features"].reran_because == "changed: inputs.keywords"
+    done = build_ground(out, "hi", corpus, None, gen, executor="serial", mining=SMALL, force=["vocab"])
+    assert path.read_bytes() == edited and (out / "ground" / "keywords.ranked.jsonl").is_file()
+    assert any("edited by hand" in n for n in done["vocab"].notes)

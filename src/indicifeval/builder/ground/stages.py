@@ -28,7 +28,7 @@ from indicifeval.builder.ground.rows import build_row
 from indicifeval.builder.ground.select import load_plan, select_contexts
 from indicifeval.builder.stages import StageContext, stage
 from indicifeval.core.errors import InputError
-from indicifeval.core.files import atomic_writer
+from indicifeval.core.files import atomic_writer, sha256_of, write_text
 from indicifeval.core.jsonl import read_jsonl, write_jsonl
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
@@ -37,6 +37,8 @@ from indicifeval.runs.resumable import cached
 
 PIPELINE = "ground"
 SHARDS, VOCAB, KEYWORDS = "ground/shards.json", "ground/vocab.json", "ground/keywords.jsonl"
+# the sha256 of the keyword list as the vocab stage last wrote it; the fresh ranking beside an edited list
+KEYWORDS_MADE, KEYWORDS_RANKED = "ground/.keywords-made.sha256", "ground/keywords.ranked.jsonl"
 CONTEXTS, SELECT_REJECTED = "ground/contexts.jsonl", "ground/select-rejected.jsonl"
 REQUESTS, GENERATIONS = "ground/requests.jsonl", "ground/generations.jsonl"
 ROWS, REJECTED, VALIDATION = layout.GROUND_ROWS, "ground/rejected.jsonl", "ground/validation.jsonl"
@@ -124,7 +126,7 @@ def vocab_stage(ctx: StageContext) -> dict[str, int]:
     _check_script(total, language, _corpus(ctx))
     keywords = rank_keywords(total, ctx.params["top_k"], min_df=ctx.params["min_df"])
     _write_json(ctx.output(VOCAB), {"docs": total.docs, "words": len(total.tf), "skipped": total.skipped})
-    write_jsonl(ctx.output(KEYWORDS), keywords)
+    _write_keywords(ctx, keywords)
     return {"shards": len(tasks), "shards_run": ran, "documents": total.docs, "words": len(total.tf),
             "keywords": len(keywords), **{f"skipped_{k}": v for k, v in _skip_counts(total).items()}}
 
@@ -149,6 +151,18 @@ def _check_script(total: VocabPart, language: str, corpus: str) -> None:
         other, n = max(((k, v) for k, v in total.scripts.items() if k != script), key=lambda kv: (kv[1], kv[0]))
         raise InputError(f"only {share:.0%} of the corpus's {documents} documents are in the {script} script of "
                          f"{language}; {n / documents:.0%} are in {other}: is this the {language} corpus?", corpus)
+
+
+def _write_keywords(ctx: StageContext, keywords: list[dict]) -> None:
+    """The ranked keywords into keywords.jsonl, unless a person edited the list since this stage
+    last wrote it: then their list stays and the fresh ranking goes beside it."""
+    path, made = ctx.keep(KEYWORDS), ctx.keep(KEYWORDS_MADE)
+    if path.is_file() and made.is_file() and sha256_of(path) != made.read_text(encoding="utf-8").strip():
+        write_jsonl(ctx.output(KEYWORDS_RANKED), keywords)
+        ctx.note(f"{KEYWORDS} was edited by hand: kept as it is; the fresh ranking is in {KEYWORDS_RANKED}")
+        return
+    write_jsonl(path, keywords)
+    write_text(made, sha256_of(path) + "\n")
 
 
 def keyword_list(ctx: StageContext) -> tuple[str, ...]:

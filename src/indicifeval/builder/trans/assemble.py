@@ -74,8 +74,8 @@ def untranslated(source: str, translation: str, profile: LanguageProfile) -> str
     """Why a unit's translation is not one: it came back as the source text, or (for a target
     in another script) mostly in the source's Latin letters. None when it looks translated."""
     letters = _LETTERS.sub("", source)
-    if len(letters) < 4:
-        return None  # a name, a number, a bullet: nothing to translate
+    if len(letters) < 4 or profile.code == "en":
+        return None  # a name, a number, a bullet: nothing to translate (or an English "translation")
     if " ".join(translation.split()) == " ".join(source.split()):
         return "came back unchanged (not translated)"
     if profile.script == "Latn":
