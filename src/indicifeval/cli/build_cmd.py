@@ -102,6 +102,7 @@ def build_trans(args: argparse.Namespace) -> int:
     from indicifeval.builder.trans.pipeline import build_trans as run_pipeline
     from indicifeval.cli.option_flags import option_values
     from indicifeval.cli.output import console, progress_bar
+    from indicifeval.records import AUTO_OK, NEEDS_REVIEW
     from indicifeval.runs.requests import SamplingSettings
 
     options = option_values(args, args.engine, _engine_classes(), noun="engine")
@@ -114,7 +115,7 @@ def build_trans(args: argparse.Namespace) -> int:
     if not args.quiet:
         show_status(argparse.Namespace(folder=args.folder, json=False))
     last, record = list(done.items())[-1]
-    counts = ", ".join(f"{v} {k}" for k, v in record.counts.items() if k in ("rows", "auto-ok", "needs-review"))
+    counts = ", ".join(f"{v} {k}" for k, v in record.counts.items() if k in ("rows", AUTO_OK, NEEDS_REVIEW))
     where = {"validate": "trans/rows.jsonl", "assemble": "trans/candidates.jsonl"}.get(last)
     console.print(f"{args.lang}: {last} {record.status}" + (f", {counts}" if counts else "")
                   + (f"; wrote {Path(args.folder) / where}" if where else ""), soft_wrap=True)

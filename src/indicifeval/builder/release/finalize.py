@@ -24,13 +24,12 @@ from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import hub_record, parse_row
 from indicifeval.dataset.rows import check_unique
 from indicifeval.dataset.validation import validate_rows
-from indicifeval.records import HumanVerdict, Row
+from indicifeval.records import AUTO_OK, NEEDS_REVIEW, HumanVerdict, Row
 from indicifeval.records.layout import GROUND_ROWS, REVIEW_AGREEMENT, REVIEW_DB, REVIEW_VERDICTS, TRANS_ROWS
 
 RELEASE_FORMAT = 1
 RELEASE_ROWS, RELEASE_INFO = "rows.jsonl", "release.json"
 ROW_FILES = {"trans": TRANS_ROWS, "ground": GROUND_ROWS}
-AUTO_OK, NEEDS_REVIEW = "auto-ok", "needs-review"
 CORRECT, INCORRECT, DISPUTED = "correct", "incorrect", "disputed"
 # released + dropped + disputed + unreviewed = the rows of the split; released = correct + incorrect
 COUNTS = ("released", "correct", "incorrect", "dropped", "disputed", "unreviewed")

@@ -68,8 +68,6 @@ def open_review(folders: Sequence[str | Path], annotators: dict[str, tuple[str, 
             raise InputError(f"items {', '.join(sorted(clash)[:3])} are in two build folders", str(folder))
         seen |= {i.id for i in items}
         store.put_items(items)
-        for name, (token, role) in annotators.items():
-            store.put_annotator(name, token, role)
         taken = store.assignments()
         store.assign(plan_assignments([i.id for i in items if i.id not in taken], reviewers, overlap, seed))
         stores.append(store)

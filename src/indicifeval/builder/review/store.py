@@ -3,8 +3,8 @@ reviews what, sessions, and every verdict. A verdict is committed before the pag
 gets its answer, so a server killed while annotators work loses no saved verdict; an undo marks
 a verdict withdrawn instead of deleting it, so the history stays whole.
 
-Tokens are never stored: only their SHA-256 (tokens are long random secrets, so a plain hash
-is enough; the file of names and tokens stays with whoever runs the app)."""
+Tokens are not stored here at all: the app checks them against the annotators file it was
+started with (the file of names and tokens stays with whoever runs the app)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,6 @@ from indicifeval.records.layout import REVIEW_DB
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS items (id TEXT PRIMARY KEY, position INTEGER, language TEXT, subset TEXT, key TEXT,
     workflow TEXT, row TEXT, source TEXT, status TEXT, reasons TEXT, findings TEXT);
-CREATE TABLE IF NOT EXISTS annotators (name TEXT PRIMARY KEY, token_sha256 TEXT, role TEXT);
 CREATE TABLE IF NOT EXISTS assignments (item_id TEXT, annotator TEXT, PRIMARY KEY (item_id, annotator));
 CREATE TABLE IF NOT EXISTS verdicts (id INTEGER PRIMARY KEY AUTOINCREMENT, item_id TEXT, annotator TEXT,
     workflow TEXT, answers TEXT, verdict TEXT, comment TEXT, edit TEXT, at TEXT, adjudication INTEGER,
@@ -103,14 +102,7 @@ class ReviewStore:
     def items(self) -> list[ReviewItem]:
         return [_item(r) for r in self._run("SELECT * FROM items ORDER BY position")]
 
-    # -- annotators, assignments -------------------------------------------------------------
-    def put_annotator(self, name: str, token: str, role: str) -> None:
-        self._write([("INSERT OR REPLACE INTO annotators VALUES (?,?,?)", (name, token_hash(token), role))])
-
-    def annotator_for(self, token: str) -> tuple[str, str] | None:
-        rows = self._run("SELECT name, role FROM annotators WHERE token_sha256 = ?", (token_hash(token),))
-        return (rows[0]["name"], rows[0]["role"]) if rows else None
-
+    # -- assignments -------------------------------------------------------------
     def assign(self, pairs: list[tuple[str, str]]) -> None:
         self._write([("INSERT OR IGNORE INTO assignments VALUES (?,?)", pair) for pair in pairs])
 
