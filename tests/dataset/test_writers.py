@@ -37,3 +37,14 @@ def test_hub_layout_round_trip_through_our_loader_and_datasets(tmp_path, monkeyp
     assert set(split[0]["kwargs"][0]) == set(KWARG_NAMES)  # all 24 names, unused ones null, as the hub serves
     via_hub = load_dataset("trans", "ta", "hub", repo=str(tmp_path / "hub")).rows
     assert [r.to_record() for r in via_hub] == [key[r.id] for r in via_hub]
+
+
+def test_a_split_whose_keys_mix_numbers_and_text_is_written_with_text_keys(tmp_path):
+    pytest.importorskip("pyarrow")
+    from dataclasses import replace
+
+    rows = [r for r in load_rows("sample") if r.language == "hi" and r.subset == "trans"]
+    mixed = [replace(r, key=i if i % 2 else f"k{i}") for i, r in enumerate(rows)]
+    write_hub_layout(tmp_path / "hub", mixed)
+    back = load_dataset("trans", "hi", tmp_path / "hub").rows
+    assert sorted(str(r.key) for r in back) == sorted(str(r.key) for r in mixed)

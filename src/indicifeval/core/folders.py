@@ -28,8 +28,10 @@ def read_manifest(folder: str | Path) -> dict[str, Any] | None:
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"unreadable manifest ({exc})", str(path)) from None
+    except RecursionError:
+        raise InputError("unreadable manifest (nested too deeply)", str(path)) from None
+    except ValueError as exc:  # not JSON, not UTF-8, an integer too long to convert
+        raise InputError(f"unreadable manifest ({str(exc).splitlines()[0][:160]})", str(path)) from None
     if not isinstance(data, dict):
         raise InputError("unreadable manifest (not a JSON object)", str(path))
     return data

@@ -45,6 +45,8 @@ def load_family_map(path: str | Path | None) -> dict[str, dict]:
         raise InputError(f"cannot read ({exc})", name) from None
     except json.JSONDecodeError as exc:
         raise InputError(json_error(exc), name, exc.lineno) from None
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"malformed JSON ({str(exc).splitlines()[0][:120] or 'nested too deeply'})", name) from None
     if not isinstance(data, dict):
         raise InputError(f"expected an object of model -> {{family, size_b}}, got {type(data).__name__}", name)
     for model, entry in data.items():

@@ -111,6 +111,9 @@ def parse_gen_kwargs(text: str | None) -> dict[str, Any]:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"--gen-kwargs: malformed JSON ({exc.msg})", field="gen_kwargs") from None
+        except (ValueError, RecursionError):
+            raise InputError("--gen-kwargs: malformed JSON (nested too deeply or a number too long)",
+                             field="gen_kwargs") from None
         if not isinstance(value, dict):
             raise InputError("--gen-kwargs: expected a JSON object", field="gen_kwargs")
         out = value

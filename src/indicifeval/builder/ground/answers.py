@@ -39,6 +39,9 @@ def _decode(text: str) -> tuple[Any, str | None]:
         except RecursionError:
             first_error = first_error or "malformed JSON (nested too deeply)"
             continue
+        except ValueError:  # an integer of more digits than Python converts
+            first_error = first_error or "malformed JSON (a number with too many digits)"
+            continue
         if n == 0 or (isinstance(value, dict) and "instruction" in value):
             return value, None
     return None, first_error

@@ -117,6 +117,9 @@ def _records(path: Path, key: str, malformed: list[str]) -> Iterator[tuple[str, 
                 except RecursionError:
                     malformed.append(f"{path}, line {lineno}: malformed JSON (nested too deeply)")
                     continue
+                except ValueError:  # an integer of more digits than Python converts
+                    malformed.append(f"{path}, line {lineno}: malformed JSON (a number with too many digits)")
+                    continue
                 if not isinstance(record, dict):
                     malformed.append(f"{path}, line {lineno}: expected a JSON object, got {type(record).__name__}")
                     continue
