@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from indicifeval.core.log import JsonlLog
 from indicifeval.core.safe_text import sanitize
@@ -20,6 +20,7 @@ from indicifeval.runs.backends import Backend
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 from indicifeval.text.reasoning import split_reasoning
 
+T = TypeVar("T")
 DEFAULT_MAX_ANSWER_CHARS = 1_000_000  # far beyond any budget; a runaway server answer is cut here
 
 
@@ -103,6 +104,15 @@ def cached(records: Iterable[dict], hashes: Mapping[str, str]) -> dict[str, Gene
     return out
 
 
+def first_per_key(items: Iterable[T], key: Callable[[T], str]) -> list[T]:
+    """The first item of each key, in order: identical requests in one batch are asked once (the
+    cache then answers the others by their content hash)."""
+    seen: dict[str, T] = {}
+    for item in items:
+        seen.setdefault(key(item), item)
+    return list(seen.values())
+
+
 def execute(backend: Backend, jobs: Sequence[Job], log: JsonlLog, *,
             max_answer_chars: int = DEFAULT_MAX_ANSWER_CHARS,
             on_progress: Callable[[int], None] | None = None) -> None:
@@ -123,4 +133,4 @@ def execute(backend: Backend, jobs: Sequence[Job], log: JsonlLog, *,
         backend.generate([job.request for job in jobs], on_result)
 
 
-__all__ = ["DEFAULT_MAX_ANSWER_CHARS", "Job", "Plan", "cached", "execute", "plan", "record_of"]
+__all__ = ["DEFAULT_MAX_ANSWER_CHARS", "Job", "Plan", "cached", "execute", "first_per_key", "plan", "record_of"]

@@ -25,7 +25,7 @@ from indicifeval.core.log import JsonlLog
 from indicifeval.records import GenerationTask
 from indicifeval.runs.backends import Backend
 from indicifeval.runs.requests import GenerationRequest, SamplingSettings
-from indicifeval.runs.resumable import Job, cached, execute
+from indicifeval.runs.resumable import Job, cached, execute, first_per_key
 
 TRANSPORTS = ("online", "openai-batch", "gemini-batch")
 
@@ -104,7 +104,7 @@ def generate(ctx: StageContext, tasks: list[GenerationTask], log_name: str) -> d
             if spec.backend is None:
                 raise IndicIFEvalError("the online transport needs a backend (--backend)")
             backend = spec.backend()
-            distinct = list({reply_hash(t, spec.identity): t for t in reversed(pending)}.values())[::-1]
+            distinct = first_per_key(pending, lambda t: reply_hash(t, spec.identity))
             jobs = [Job(_request(t, spec.backend_name), reply_hash(t, spec.identity)) for t in distinct]
             with ctx.bar("replies", len(jobs)) as advance:
                 execute(backend, jobs, log, on_progress=advance)

@@ -26,7 +26,7 @@ from indicifeval.dataset import load_rows, write_rows_jsonl
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
 from indicifeval.records import AUTO_OK, NEEDS_REVIEW, Generation, layout
-from indicifeval.runs.resumable import Job, cached, execute
+from indicifeval.runs.resumable import Job, cached, execute, first_per_key
 
 PIPELINE = "trans"
 SOURCE, PLANS = layout.TRANS_SOURCE, layout.TRANS_PLANS
@@ -65,7 +65,7 @@ def _run_jobs(ctx: StageContext, log_name: str, texts: dict[str, str]) -> dict[s
     log = ctx.cache(log_name)
     have = cached(log.read(), hashes)
     pending = [uid for uid in texts if uid not in have]
-    ask = list({hashes[uid]: uid for uid in reversed(pending)}.values())[::-1]  # one per distinct text
+    ask = first_per_key(pending, hashes.__getitem__)  # a text several units share is asked once
     if ask:
         engine: Engine = ctx.model()  # made only when there is something to ask
         jobs = [Job(engine.request(uid, texts[uid]), hashes[uid]) for uid in ask]
