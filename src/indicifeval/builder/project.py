@@ -10,7 +10,8 @@ append-only caches that no rerun deletes."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,7 @@ class BuildFolder:
 
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
+        self._held: FolderLock | None = None
 
     # -- the manifest ---------------------------------------------------------------------------
     def exists(self) -> bool:
@@ -145,8 +147,19 @@ class BuildFolder:
         manifest["indicifeval_version"] = __version__
         write_manifest(self.folder, manifest)
 
-    def lock(self, purpose: str) -> FolderLock:
-        return FolderLock(self.folder, purpose)
+    @contextmanager
+    def lock(self, purpose: str) -> Iterator[None]:
+        """The folder's lock, held by this object until the outermost ``with`` ends (a pipeline
+        holds it across its stages, so no other process can slip in between two of them)."""
+        if self._held is not None:
+            yield
+            return
+        with FolderLock(self.folder, purpose) as held:
+            self._held = held
+            try:
+                yield
+            finally:
+                self._held = None
 
     # -- a stage's life -----------------------------------------------------------------------
     def begin(self, name: str, identity: dict[str, Any], dependents: list[str], force: bool = False) -> StageRecord:

@@ -199,16 +199,17 @@ def run_pipeline(build: BuildFolder, pipeline: str, calls: Mapping[str, StageCal
     """Every stage of ``pipeline`` in order, up to ``until``; returns each stage's record."""
     forced = check_stage_names(pipeline, until, force)
     done: dict[str, StageRecord] = {}
-    for name in pipeline_order(pipeline):
-        call = calls.get(name) or StageCall()
-        record = run_stage(build, pipeline, name, inputs=call.inputs, params=call.params, model=call.model,
-                           model_identity=call.model_identity, executor=call.executor, sources=sources,
-                           force=name in forced, progress=progress)
-        done[name] = record
-        if on_stage:
-            on_stage(name, record)
-        if name == until:
-            break
+    with build.lock(f"build {pipeline}"):  # across all its stages
+        for name in pipeline_order(pipeline):
+            call = calls.get(name) or StageCall()
+            record = run_stage(build, pipeline, name, inputs=call.inputs, params=call.params, model=call.model,
+                               model_identity=call.model_identity, executor=call.executor, sources=sources,
+                               force=name in forced, progress=progress)
+            done[name] = record
+            if on_stage:
+                on_stage(name, record)
+            if name == until:
+                break
     return done
 
 
