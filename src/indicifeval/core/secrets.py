@@ -59,3 +59,14 @@ def check_env_name(name: str, flag: str = "--api-key-env") -> str:
         raise InputError(f"{flag} takes the NAME of an environment variable that holds the key (e.g. OPENAI_API_KEY), "
                          f"not the key itself; the value given is not a variable name (not shown)")
     return name
+
+
+def env_key_problem(name: str) -> str | None:
+    """Why the key in environment variable ``name`` cannot be sent in a header (a line break, a
+    space or a control character in it), without showing it; None when it can (or is unset)."""
+    import os
+
+    key = os.environ.get(name) or ""
+    if any(ord(c) < 0x21 or ord(c) == 0x7F for c in key):
+        return f"the key in ${name} holds a line break, space or control character (not shown): set it to the key alone"
+    return None

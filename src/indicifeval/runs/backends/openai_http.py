@@ -19,10 +19,10 @@ from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from indicifeval.core.safe_text import sanitize
-from indicifeval.core.secrets import redact_text, redact_url, url_secrets
+from indicifeval.core.secrets import env_key_problem, redact_text, redact_url, url_secrets
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.backends.options import OpenAIOptions
-from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_pool
+from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_in_session
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -137,10 +137,9 @@ class OpenAIBackend:
         self.options = options
         self.base_url = (options.base_url or "").rstrip("/")
         self.api_key_env = options.api_key_env
-        key = os.environ.get(self.api_key_env) or ""
-        if any(ord(c) < 0x21 or ord(c) == 0x7F for c in key):  # a header cannot carry it; never echoed
-            raise BackendError(f"the key in ${self.api_key_env} holds a line break, space or control character "
-                               f"(not shown): set it to the key alone")
+        problem = env_key_problem(self.api_key_env)
+        if problem:
+            raise BackendError(problem)
         self.concurrency = max(1, int(options.concurrency))
         self.timeout_s = options.timeout_s
         self.max_retries = options.max_retries
@@ -173,11 +172,7 @@ class OpenAIBackend:
             headers["Authorization"] = f"Bearer {key}"
         elif user is not None:  # https://user:password@host/v1 is HTTP basic authentication
             headers["Authorization"] = aiohttp.BasicAuth(user, password or "").encode()
-        connector = aiohttp.TCPConnector(limit=self.concurrency)
-        timeout = aiohttp.ClientTimeout(total=self.timeout_s)
-        async with aiohttp.ClientSession(headers=headers, connector=connector, timeout=timeout) as session:
-            failures = await run_pool(requests, self.concurrency, lambda request: self._one(session, request),
-                                      on_result)
+        failures = await run_in_session(requests, self.concurrency, self.timeout_s, headers, self._one, on_result)
         if failures:
             raise BackendError(self.redact(failure_message(failures)))
 

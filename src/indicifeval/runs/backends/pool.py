@@ -7,9 +7,23 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from indicifeval.runs.backends.base import BackendError, OnResult
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
+
+
+async def run_in_session(requests: Sequence[GenerationRequest], concurrency: int, timeout_s: float,
+                         headers: dict[str, str], one: Callable[[Any, GenerationRequest], Awaitable[GenerationResult]],
+                         on_result: OnResult) -> list[str]:
+    """``run_pool`` over one aiohttp session with ``headers``, ``concurrency`` connections and a
+    total timeout per request; ``one(session, request)`` answers a request. Returns the failures."""
+    import aiohttp
+
+    connector = aiohttp.TCPConnector(limit=concurrency)
+    timeout = aiohttp.ClientTimeout(total=timeout_s)
+    async with aiohttp.ClientSession(headers=headers, connector=connector, timeout=timeout) as session:
+        return await run_pool(requests, concurrency, lambda request: one(session, request), on_result)
 
 
 async def run_pool(requests: Sequence[GenerationRequest], concurrency: int,

@@ -22,12 +22,12 @@ from typing import Any, ClassVar
 
 from indicifeval.core.errors import InputError
 from indicifeval.core.safe_text import sanitize
-from indicifeval.core.secrets import check_env_name, redact_text, redact_url, url_secrets
+from indicifeval.core.secrets import check_env_name, env_key_problem, redact_text, redact_url, url_secrets
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.backends.openai_http import _read_capped, endpoint, parse_retry_after
 from indicifeval.runs.backends.options import BackendOptions, option
-from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_pool
+from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_in_session
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 
 DEFAULT_BASE_URL = "https://api.sarvam.ai"
@@ -167,17 +167,15 @@ class SarvamTranslator:
         key = os.environ.get(self.options.api_key_env)
         if not key:
             raise BackendError(f"the sarvam engine needs an API key in ${self.options.api_key_env}")
+        problem = env_key_problem(self.options.api_key_env)
+        if problem:
+            raise BackendError(problem)
         asyncio.run(self._generate_all(list(requests), on_result, key))
 
     async def _generate_all(self, requests: list[GenerationRequest], on_result: OnResult, key: str) -> None:
-        import aiohttp
-
         headers = {"Content-Type": "application/json", "api-subscription-key": key}
-        connector = aiohttp.TCPConnector(limit=self.concurrency)
-        timeout = aiohttp.ClientTimeout(total=self.options.timeout_s)
-        async with aiohttp.ClientSession(headers=headers, connector=connector, timeout=timeout) as session:
-            failures = await run_pool(requests, self.concurrency, lambda request: self._item(session, request),
-                                      on_result)
+        failures = await run_in_session(requests, self.concurrency, self.options.timeout_s, headers, self._item,
+                                        on_result)
         if failures:
             raise BackendError(self.redact(failure_message(failures)))
 
