@@ -58,9 +58,9 @@ def translations(ctx: StageContext, log_name: str, texts: dict[str, str], engine
     return cached(ctx.read_log(log_name).read(), _hashes(engine, texts))
 
 
-def _run_jobs(ctx: StageContext, log_name: str, texts: dict[str, str]) -> dict[str, int]:
+def _run_jobs(ctx: StageContext, log_name: str, texts: dict[str, str]) -> tuple[dict[str, int], dict[str, Generation]]:
     """Translate ``uid -> text`` through the engine into the cache ``log_name``, asking only
-    what the cache does not hold for this text and engine."""
+    what the cache does not hold for this text and engine; (counts, uid -> translation)."""
     hashes = _hashes(ctx.record.identity["engine"], texts)
     log = ctx.cache(log_name)
     have = cached(log.read(), hashes)
@@ -73,7 +73,7 @@ def _run_jobs(ctx: StageContext, log_name: str, texts: dict[str, str]) -> dict[s
             execute(engine.backend, jobs, log, on_progress=advance)
     done = cached(log.read(), hashes)
     failed = len(texts) - len(done)
-    return {"items": len(texts), "asked": len(ask), "reused": len(texts) - len(ask), "failed": failed}
+    return {"items": len(texts), "asked": len(ask), "reused": len(texts) - len(ask), "failed": failed}, done
 
 
 @stage("plan", pipeline=PIPELINE, help="a translation plan per English row")
@@ -92,9 +92,9 @@ def pretranslate_stage(ctx: StageContext) -> dict[str, int]:
     profile = get_profile(ctx.params["language"])
     fresh = collect(_source_rows(ctx), profile)
     texts = {phrase_uid(item.phrase): item.phrase for item in fresh.values() if item.role == "translate"}
-    counts = _run_jobs(ctx, PHRASE_LOG, texts)
+    counts, done = _run_jobs(ctx, PHRASE_LOG, texts)
     said = {}
-    for uid, generation in translations(ctx, PHRASE_LOG, texts, ctx.record.identity["engine"]).items():
+    for uid, generation in done.items():
         if not generation.truncated:
             said[texts[uid]] = (generation.answer or "").strip()
     old = read_table(ctx.folder / PHRASES)
@@ -108,8 +108,7 @@ def pretranslate_stage(ctx: StageContext) -> dict[str, int]:
        help="every unit of every prompt, placeholders in")
 def translate_stage(ctx: StageContext) -> dict[str, int]:
     texts = {unit_uid(p.key, i): u.text for p in _read_plans(ctx) for i, u in enumerate(p.units) if u.translate}
-    counts = _run_jobs(ctx, MT_LOG, texts)
-    done = translations(ctx, MT_LOG, texts, ctx.record.identity["engine"])
+    counts, done = _run_jobs(ctx, MT_LOG, texts)
     counts["truncated"] = sum(1 for g in done.values() if g.truncated)
     return counts
 
