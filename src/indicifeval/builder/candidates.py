@@ -10,6 +10,7 @@ from pathlib import Path
 from indicifeval.core.jsonl import read_jsonl, write_jsonl
 from indicifeval.dataset import hub_record, parse_row
 from indicifeval.records import Candidate
+from indicifeval.records.build import CANDIDATE_STATUSES
 
 
 def candidate_record(candidate: Candidate) -> dict:
@@ -22,11 +23,16 @@ def write_candidates(path: str | Path, candidates: Iterable[Candidate]) -> Path:
     return write_jsonl(path, (candidate_record(c) for c in candidates))
 
 
-def read_candidates(path: str | Path) -> list[Candidate]:
-    """Each line's row parsed and checked as any dataset row is (file, line and field named)."""
+def read_candidates(path: str | Path, language: str | None = None, subset: str | None = None) -> list[Candidate]:
+    """Each line's row parsed and checked as any dataset row is (file, line and field named; a
+    row of another ``language``/``subset`` than given is refused), and its status one of the
+    machine's."""
     out = []
     for source, record in read_jsonl(path):
-        row = parse_row(record, source)
+        row = parse_row(record, source, language, subset)
+        status = record.get("status")
+        if status not in CANDIDATE_STATUSES:
+            raise source.error(f"status must be {' or '.join(CANDIDATE_STATUSES)}, got {status!r:.40}", "status")
         try:
             out.append(replace(Candidate.from_json(record), row=row))
         except (KeyError, TypeError, ValueError) as exc:

@@ -1,4 +1,4 @@
-"""The Ground pipeline's stages, registered with the build layer (``build.stages``):
+"""The Ground pipeline's stages, registered with the build layer (``builder.stages``):
 
     shards -> vocab -> features -> select -> requests -> generate -> rows
 

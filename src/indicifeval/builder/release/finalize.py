@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval._version import __version__
+from indicifeval.builder.candidates import read_candidates
 from indicifeval.builder.project import BuildFolder, now_iso
 from indicifeval.builder.review.store import ReviewStore
 from indicifeval.checkers import SUBSETS
@@ -24,7 +25,7 @@ from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import hub_record, parse_row
 from indicifeval.dataset.rows import check_unique
 from indicifeval.dataset.validation import validate_rows
-from indicifeval.records import AUTO_OK, NEEDS_REVIEW, HumanVerdict, Row
+from indicifeval.records import AUTO_OK, HumanVerdict, Row
 from indicifeval.records.layout import GROUND_ROWS, REVIEW_AGREEMENT, REVIEW_DB, REVIEW_VERDICTS, TRANS_ROWS
 
 RELEASE_FORMAT = 1
@@ -157,12 +158,7 @@ def _read_build(folder: Path) -> _Build:
     for subset, name in ROW_FILES.items():
         if not (folder / name).is_file():
             continue
-        found = rows.setdefault(subset, [])
-        for source, record in read_jsonl(folder / name):
-            status = record.get("status")
-            if status not in (AUTO_OK, NEEDS_REVIEW):
-                raise source.error(f"status must be {AUTO_OK} or {NEEDS_REVIEW}, got {status!r:.40}", "status")
-            found.append((parse_row(record, source, language, subset), status))
+        rows[subset] = [(c.row, c.status) for c in read_candidates(folder / name, language, subset)]
     if not rows:
         raise InputError(f"the build folder has no rows ({' or '.join(ROW_FILES.values())})", str(folder))
     verdicts, n, edits = _read_review(folder)

@@ -1,4 +1,4 @@
-"""The Trans pipeline's stages, registered with the build layer (``build.stages``):
+"""The Trans pipeline's stages, registered with the build layer (``builder.stages``):
 
     plan -> pretranslate -> translate -> assemble -> validate
 
