@@ -23,6 +23,18 @@ FSYNC_EVERY_S = 2.0
 FSYNC_EVERY_RECORDS = 64  # a batch of records: on disk, not only in the page cache, every so many
 
 
+def _tail(fh: IO[bytes], size: int, block: int = 1 << 20) -> tuple[int, bytes]:
+    """(offset, bytes) of the end of a file, back to two line breaks (or the file's start): the
+    last line and the one before it, enough to tell a torn or broken end from a whole one."""
+    start, data = size, b""
+    while start > 0 and data.count(b"\n") < 2:
+        step = min(block, start)
+        start -= step
+        fh.seek(start)
+        data = fh.read(step) + data
+    return start, data
+
+
 class JsonlLog:
     def __init__(self, path: str | Path):
         self.path = Path(path)
@@ -35,11 +47,13 @@ class JsonlLog:
         return self.path.is_file() and self.path.stat().st_size > 0
 
     def repair(self) -> int:
-        """Drop a torn last line left by a killed process; returns the bytes dropped."""
+        """Drop a torn last line left by a killed process; returns the bytes dropped. Reads only
+        the file's tail (back to the line before the last), however long the log is."""
         if not self.path.exists():
             return 0
         with self.path.open("rb+") as fh:
-            data = fh.read()
+            size = fh.seek(0, 2)
+            start, data = _tail(fh, size)
             cut = len(data) if not data or data.endswith(b"\n") else data.rfind(b"\n") + 1
             # a complete-looking last line that is not JSON is torn too (killed between bytes)
             last_start = data.rfind(b"\n", 0, max(cut - 1, 0)) + 1
@@ -49,7 +63,7 @@ class JsonlLog:
                 except ValueError:
                     cut = last_start
             if cut < len(data):
-                fh.truncate(cut)
+                fh.truncate(start + cut)
             return len(data) - cut
 
     def read(self) -> Iterator[dict]:
