@@ -124,3 +124,15 @@ def test_no_generation_before_validation(tmp_path):
                 backend_options={"base_url": server.url})
         assert server.requests == 0
     assert err.value.field == "instruction_id_list"
+
+
+@pytest.mark.parametrize(("data", "kept"), [
+    (b'{"a":1}\n{"a":2}\n', 16), (b'{"a":1}\n{"a":2}\n{"a":', 16), (b'{"a":1}\n{"a":2}\n{"a"\n', 16),
+    (b'{"a":', 0), (b"", 0), (b'{"a":1}\n{"x":"' + b"y" * 3_000_000, 8),
+    (b'{"a":1}\n{"x":"' + b"y" * 3_000_000 + b'"}\n', 3_000_017)])
+def test_repair_drops_exactly_a_torn_or_broken_last_line(tmp_path, data, kept):
+    from indicifeval.core.log import JsonlLog
+
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(data)
+    assert JsonlLog(path).repair() == len(data) - kept and path.read_bytes() == data[:kept]
