@@ -34,7 +34,8 @@ class Estimate:
     items: int
 
     def to_json(self) -> dict:
-        r = lambda x: None if x is None else round(float(x), 4)
+        """Full precision: rounding is for the screen and the card, not for the file others compute from."""
+        r = lambda x: None if x is None else float(x)
         return {"value": r(self.value), "low": r(self.low), "high": r(self.high), "items": self.items}
 
 
