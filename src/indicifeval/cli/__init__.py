@@ -6,10 +6,10 @@ import argparse
 import sys
 
 from indicifeval._version import __version__
-from indicifeval.cli import build_cmd, info, lm_eval_cmd, report_cmd, run_cmd, score_cmd, validate_cmd
+from indicifeval.cli import build_cmd, info, lm_eval_cmd, report_cmd, run_cmd, score_cmd, stats_cmd, validate_cmd
 from indicifeval.cli.common import HelpFormatter
 
-SUBCOMMANDS = (run_cmd, score_cmd, report_cmd, build_cmd, info, lm_eval_cmd, validate_cmd)
+SUBCOMMANDS = (run_cmd, score_cmd, report_cmd, build_cmd, info, lm_eval_cmd, validate_cmd, stats_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

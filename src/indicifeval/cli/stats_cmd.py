@@ -1,0 +1,101 @@
+"""``indicifeval stats``: the paper's dataset tables from any dataset, or two side by side."""
+
+from __future__ import annotations
+
+import argparse
+
+from indicifeval.checkers import SUBSETS
+from indicifeval.cli.common import add_parser
+
+DATA_HELP = ("a JSONL, JSON array or Parquet file, a folder such as a local copy of the hub's parquet layout, a "
+             "release folder (build finalize's rows.jsonl + release.json, or build publish's hub/), a build folder "
+             "(its rows and build statuses, against its English source), 'sample' or 'hub'")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = add_parser(
+        sub, "stats",
+        help="dataset statistics: rows per split, verification tags (Table 7), instruction and constraint mixes",
+        description="Describe IndicIFEval-style rows: rows per language and subset; verification outcomes per "
+        "language (the paper's Table 7: correct, incorrect, gold/silver translation and prompt, the parallel subset "
+        "and its instructions); per subset the instruction ids and categories, instructions per row, each integer "
+        "kwarg's values, the relations given, resp_lang, verification and topic/style tags (Ground: how many styles "
+        "need the context), build statuses, and prompt lengths. With --source, which Trans rows keep their English "
+        "row's instruction list; with --against, every table of two datasets side by side with the difference "
+        "(B − A), and their Trans instruction lists key by key.",
+    )
+    p.add_argument("data", help=f"rows (A): {DATA_HELP}")
+    p.add_argument("--against", metavar="DATA2", help="a second dataset (B), read the same way, to compare with")
+    p.add_argument("--language", help="language of rows that carry none (in DATA a row that says another is an "
+                   "error; in DATA2 it only fills in)")
+    p.add_argument("--subset", choices=SUBSETS, help="subset of rows that carry none, the same way (otherwise trans)")
+    p.add_argument("--source", metavar="EN", help="the English rows the Trans rows were translated from (same keys): "
+                   "which rows keep the source's instruction list, and which ids the others dropped or added "
+                   "(a build folder's own source unless given)")
+    p.add_argument("--json", metavar="OUT", help="write the statistics as JSON, nothing rounded")
+    p.add_argument("--markdown", metavar="OUT", help="write the tables as a Markdown block for a dataset card")
+    p.add_argument("--quiet", action="store_true", help="no tables, only the last line")
+    p.set_defaults(handler=run)
+
+
+def rich_table(table):
+    """A ``dataset.stats.Table`` drawn with rich: keys left, numbers right, the note below."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from indicifeval.dataset.stats.tables import fmt
+
+    out = Table(title=escape(table.title), caption=escape(table.note) if table.note else None,
+                caption_justify="left")
+    for name in table.key_columns:
+        out.add_column(escape(name), overflow="fold")
+    for name in table.value_columns:
+        out.add_column(escape(name), justify="right", no_wrap=True)
+    if table.detail:
+        out.add_column(escape(table.detail_column), overflow="fold")
+    for i, (keys, values) in enumerate(table.rows):
+        extra = [escape(table.detail[i])] if table.detail else []
+        out.add_row(*(escape(k) for k in keys), *(fmt(v) for v in values), *extra)
+    return out
+
+
+def _split_line(stats) -> str:
+    parts = [f"{lang}/{subset} {rows}" for lang, subs in stats.splits.items() for subset, (rows, _) in subs.items()]
+    return f"{stats.rows} rows, {stats.instructions} instructions ({', '.join(parts)})"
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+
+    from indicifeval.cli.output import console
+    from indicifeval.core.files import write_text
+    from indicifeval.dataset.stats import Comparison, DatasetStats, compare, load_stats, stats_tables
+
+    a = load_stats(args.data, args.language, args.subset, args.source)
+    result: Comparison | DatasetStats
+    if args.against is not None:
+        b = load_stats(args.against, args.language, args.subset, args.source, fill_only=True)
+        result = compare(a, b)
+        tables = result.all_tables()
+        lists = result.lists
+        last = (f"A {a.name}: {_split_line(a)}; B {b.name}: {_split_line(b)}; Trans instruction lists: "
+                f"{lists.matched} keys in both, {lists.same} the same, {lists.differ} different")
+    else:
+        result = a
+        tables = [t for t in stats_tables(a) if not t.compared_only]
+        last = f"{a.name}: {_split_line(a)}"
+        if not a.tagged:
+            last += "; no tags" + (" (build statuses shown)" if a.has_statuses else "")
+    written = []
+    if args.json:
+        written.append(write_text(args.json, json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"))
+    if args.markdown:
+        written.append(write_text(args.markdown, result.to_markdown()))
+    if not args.quiet:
+        for table in tables:
+            if table.rows or table.note:
+                console.print(rich_table(table))
+    if written:
+        last += "; wrote " + ", ".join(map(str, written))
+    console.print(last, soft_wrap=True)
+    return 0

@@ -1,0 +1,49 @@
+"""Dataset statistics: the paper's dataset tables (rows per split, Table 7's verification
+counts and the parallel subset, instruction and constraint distributions, tags, prompt
+lengths) from any rows, and two datasets side by side. ``indicifeval stats`` prints them; the
+release code puts ``to_markdown()`` into a dataset card."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from indicifeval.dataset.stats.compare import Comparison, ListComparison, compare
+from indicifeval.dataset.stats.compute import dataset_stats
+from indicifeval.dataset.stats.inputs import StatsInput, load_input
+from indicifeval.dataset.stats.model import (
+    CONTEXT_REQUIRED_STYLES,
+    STATS_FORMAT,
+    VERIFICATION_TAGS,
+    DatasetStats,
+    Lengths,
+    SourceComparison,
+    SubsetStats,
+    Verification,
+)
+from indicifeval.dataset.stats.tables import Table, markdown, stats_tables
+
+
+def load_stats(data: str | Path, language: str | None = None, subset: str | None = None,
+               source: str | Path | None = None, fill_only: bool = False) -> DatasetStats:
+    """The statistics of a dataset as ``indicifeval stats`` reads it (a file, a folder, a release
+    or build folder, 'sample', 'hub'); ``language``/``subset`` as ``load_input`` takes them;
+    ``source``: the English rows of its Trans split (a build folder's own by default)."""
+    from indicifeval.dataset.validation.loading import read_source
+
+    found = load_input(data, language, subset, fill_only)
+    source = source if source is not None else found.source
+    source_rows = None
+    if source is not None:
+        source_rows = read_source(source)
+        if not any(r.subset == "trans" for r in found.rows):
+            from indicifeval.core.errors import InputError
+
+            raise InputError("--source compares Trans rows with their English source, and the data has no Trans "
+                             "rows", found.name)
+    return dataset_stats(found.rows, name=found.name, kind=found.kind, statuses=found.statuses, source=source_rows,
+                         source_name=source or "<source>")
+
+
+__all__ = ["CONTEXT_REQUIRED_STYLES", "STATS_FORMAT", "VERIFICATION_TAGS", "Comparison", "DatasetStats", "Lengths",
+           "ListComparison", "SourceComparison", "StatsInput", "SubsetStats", "Table", "Verification", "compare",
+           "dataset_stats", "load_input", "load_stats", "markdown", "stats_tables"]
