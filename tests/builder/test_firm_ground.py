@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
-from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+from indicifeval.builder.trans.pipeline import EngineSpec, TransSettings, build_trans
 from indicifeval.cli import main
 from indicifeval.core.errors import InputError, OutputError
 from indicifeval.core.log import JsonlLog
@@ -68,19 +68,28 @@ def test_force_on_every_ground_stage_reasks_nothing_and_keeps_every_reply(tmp_pa
         assert (out / "ground" / "rows.jsonl").read_bytes() == rows, name
 
 
-def test_a_phrase_table_edit_reruns_what_depends_on_it_and_asks_nothing(tmp_path):
-    out = tmp_path / "hi"
-    build_trans(out, "hi", "sample", _fake())
+@pytest.mark.parametrize("protect", ["placeholder", "inline"])
+def test_a_phrase_table_edit_reruns_what_depends_on_it_and_asks_only_what_it_changed(tmp_path, protect):
+    """Placeholders: the engine never saw the word, so nothing is asked again. Inline: the
+    units the edited word is written into are asked again (the engine must see the new word),
+    and only those."""
+    out, settings = tmp_path / "hi", TransSettings(protect=protect)
+    first = build_trans(out, "hi", "sample", _fake(), settings=settings)
     table = out / "trans" / "pretranslations.jsonl"
     items = [json.loads(x) for x in table.read_text(encoding="utf-8").splitlines()]
     edited = next(i for i in items if i["role"] == "translate" and i["translation"])
     edited.update(translation="संपादितशब्द", status="edited")
     table.write_text("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items), encoding="utf-8")
-    done = build_trans(out, "hi", "sample", _fake())  # no --force: the edit is seen
-    assert done["assemble"].ran and done["assemble"].reran_because == "changed: inputs.pretranslations"
-    assert not done["translate"].ran and _asked(done) == 0
+    done = build_trans(out, "hi", "sample", _fake(), settings=settings)  # no --force: the edit is seen
+    assert done["assemble"].ran
+    if protect == "placeholder":
+        assert done["assemble"].reran_because == "changed: inputs.pretranslations"
+        assert not done["translate"].ran and _asked(done) == 0
+    else:
+        assert done["translate"].reran_because == "changed: inputs.pretranslations"
+        assert 0 < _asked(done) <= len(edited["rows"]) < first["translate"].counts["asked"]
     assert "संपादितशब्द" in (out / "trans" / "rows.jsonl").read_text(encoding="utf-8")
-    build_trans(out, "hi", "sample", _fake(), force=["pretranslate"])  # a forced rerun keeps the edit
+    build_trans(out, "hi", "sample", _fake(), settings=settings, force=["pretranslate"])  # keeps the edit
     assert "संपादितशब्द" in table.read_text(encoding="utf-8")
 
 

@@ -7,9 +7,10 @@ import json
 import pytest
 
 from indicifeval.builder.trans.assemble import AUTO_OK, NEEDS_REVIEW
-from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+from indicifeval.builder.trans.pipeline import EngineSpec, TransSettings, build_trans
 from indicifeval.builder.trans.plan import PLACEHOLDER, make_plan
 from indicifeval.builder.trans.restore import restore
+from indicifeval.builder.trans.source import release_instructions
 from indicifeval.dataset import load_rows
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
@@ -35,10 +36,11 @@ def rebuilt(plan):
     return text
 
 
+@pytest.mark.parametrize("units", ["whole", "lines"])
 @pytest.mark.parametrize("rows", [english_rows, source_rows], ids=["sample", "source-490"])
-def test_plans_rebuild_their_prompt_and_protect_every_lexical_value(rows):
+def test_plans_rebuild_their_prompt_and_protect_every_lexical_value(rows, units):
     for row in rows():
-        plan = make_plan(row)
+        plan = make_plan(row, units)
         assert rebuilt(plan) == row.prompt, row.key
         assert not plan.problems, (row.key, plan.problems)
         protected = {s.phrase.casefold() for s in plan.spans}
@@ -67,12 +69,12 @@ def _lines(path):
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
 
 
-def _build(tmp_path, source, rate, language="hi"):
+def _build(tmp_path, source, rate, language="hi", settings=None):
     """The final rows of a whole build with the fake translator; every row the pipeline calls
     auto-ok must also pass the validator (no error finding), which the validate stage ran."""
     out = tmp_path / f"build-{language}-{rate}"
     spec = EngineSpec("mock", "fake", {"answers": f"fake:{rate}"})
-    build_trans(out, language, source, spec)
+    build_trans(out, language, source, spec, settings=settings or TransSettings())
     rows = _lines(out / "trans" / "rows.jsonl")
     errors = {str(f["key"]) for f in _lines(out / "trans" / "validation.jsonl") if f["severity"] == "error"}
     assert not [r["key"] for r in rows if r["status"] == AUTO_OK and str(r["key"]) in errors]
@@ -80,13 +82,17 @@ def _build(tmp_path, source, rate, language="hi"):
     return rows
 
 
+SETTINGS = [TransSettings(), TransSettings("lines", "placeholder", "source")]
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=["whole-inline-release", "lines-placeholder-source"])
 @pytest.mark.parametrize("language", ["hi", "ur", "ta"])
-def test_a_clean_fake_translation_assembles_every_row(tmp_path, language):
+def test_a_clean_fake_translation_assembles_every_row(tmp_path, language, settings):
     path = tmp_path / "en.jsonl"
     path.write_text("".join(json.dumps(r.to_record(), ensure_ascii=False) + "\n" for r in english_rows()),
                     encoding="utf-8")
-    rows = {r.key: r for r in english_rows()}
-    candidates = _build(tmp_path, path, 0.0, language)
+    rows = {r.key: (r if settings.instructions == "source" else release_instructions(r)[0]) for r in english_rows()}
+    candidates = _build(tmp_path, path, 0.0, language, settings)
     assert candidates and all(c["status"] == AUTO_OK for c in candidates), [c["reasons"] for c in candidates]
     for c in candidates:
         english = rows[c["key"]]
@@ -100,15 +106,16 @@ def test_a_clean_fake_translation_assembles_every_row(tmp_path, language):
                     assert has_keyword(match_key(c["prompt"]), v), (c["key"], name, v)
 
 
-def test_every_damaged_placeholder_is_restored_or_caught(tmp_path):
+@pytest.mark.parametrize("units", ["whole", "lines"])
+def test_every_damaged_placeholder_is_restored_or_caught(tmp_path, units):
     """A placeholder dropped or doubled must be caught; a letter glued to a keyword too (it is
     no longer a whole word). A case ending glued to a language name or "JSON" is grammar."""
-    rows = source_rows()
+    rows = [release_instructions(r)[0] for r in source_rows()]
     path = shared_path("data", "indicifeval-en-source", "verified_dataset-en.jsonl")
     translator = FakeTranslator(get_profile("hi").default_letters, mangle=0.3)
     damaged_rows = set()
     for row in rows:
-        plan = make_plan(row)
+        plan = make_plan(row, units)
         whole_words = {PLACEHOLDER % s.id for s in plan.spans if s.role in ("lexical", "letter")}
         for unit in plan.units:
             if unit.translate:
@@ -117,7 +124,7 @@ def test_every_damaged_placeholder_is_restored_or_caught(tmp_path):
                     if text == unit.text and (mode in ("drop", "duplicate") or
                                               (mode == "glue" and placeholder in whole_words)):
                         damaged_rows.add(row.key)
-    candidates = {c["key"]: c for c in _build(tmp_path, path, 0.3)}
+    candidates = {c["key"]: c for c in _build(tmp_path, path, 0.3, settings=TransSettings(units, "placeholder"))}
     missed = [k for k in damaged_rows if candidates[k]["status"] != NEEDS_REVIEW]
     assert damaged_rows and not missed, missed
     ok = [c for c in candidates.values() if c["status"] == AUTO_OK]

@@ -91,6 +91,17 @@ def _register_trans(verbs: argparse._SubParsersAction) -> None:
     t.add_argument("--system-prompt", help=f"chat engines: a prompt named in prompts.json or the text itself, "
                    f"{{language}} standing for the target language (default: {DEFAULT_PROMPT})")
     t.add_argument("--max-tokens", type=int, default=2048, help="the longest translation of one unit")
+    t.add_argument("--protect", choices=("inline", "placeholder"), help="how the words a constraint is about "
+                   "reach the engine: inline (the paper's method: the translated keyword written into the English "
+                   "prompt, found and checked after translation) or placeholder (an opaque {{N}} put back "
+                   "afterwards). Default: inline; a folder made before this option keeps placeholder")
+    t.add_argument("--units", choices=("whole", "lines"), help="what is sent in one request: whole prompts (as the "
+                   "authors translate; a prompt_to_repeat piece is still its own unit) or lines. Default: whole; a "
+                   "folder made before this option keeps lines")
+    t.add_argument("--instructions", choices=("release", "source"), help="instruction lists: as the release has "
+                   "them (the English-case rows' language:response_language dropped, the reason in each row's "
+                   "provenance) or as the English source has them. Default: release; a folder made before this "
+                   "option keeps source")
     add_stage_flags(t, STAGES)
     add_option_flags(t.add_argument_group("engine options (each applies to the engines it names)"),
                      _engine_classes(), identity="stage")
@@ -98,7 +109,7 @@ def _register_trans(verbs: argparse._SubParsersAction) -> None:
 
 
 def build_trans(args: argparse.Namespace) -> int:
-    from indicifeval.builder.trans.pipeline import EngineSpec
+    from indicifeval.builder.trans.pipeline import EngineSpec, TransSettings
     from indicifeval.builder.trans.pipeline import build_trans as run_pipeline
     from indicifeval.cli.option_flags import option_values
     from indicifeval.cli.output import console, progress_bar
@@ -109,7 +120,8 @@ def build_trans(args: argparse.Namespace) -> int:
     spec = EngineSpec(args.engine, args.model, options, args.system_prompt,
                       SamplingSettings(max_tokens=args.max_tokens))
     forced = forced_stages(args)
-    done = run_pipeline(args.folder, args.lang, args.source, spec, until=args.until, force=forced,
+    settings = TransSettings(args.units, args.protect, args.instructions)
+    done = run_pipeline(args.folder, args.lang, args.source, spec, settings=settings, until=args.until, force=forced,
                         overwrite=args.overwrite, on_stage=stage_reporter(args),
                         progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
     if not args.quiet:

@@ -9,6 +9,7 @@ from typing import Any
 import regex
 
 from indicifeval.builder.trans.plan import ANSWERS, TransPlan
+from indicifeval.builder.trans.protect import inline_problems, inlined, inserted, markup_problems, sent_text
 from indicifeval.builder.trans.restore import restore
 from indicifeval.checkers.instructions import copied_kwargs, kwarg_role, lexical_kwargs
 from indicifeval.languages import LanguageProfile
@@ -87,38 +88,59 @@ def untranslated(source: str, translation: str, profile: LanguageProfile) -> str
     return None
 
 
-def assemble(plan: TransPlan, row: Row, generations: dict[str, Generation], phrases: Lookup,
-             profile: LanguageProfile, provenance: dict[str, Any]) -> Candidate:
-    """The candidate row, with ``needs-review`` and the reasons when anything is amiss."""
-    problems = list(plan.problems)
-    resp_src = plan.resp_lang == "src"
+def span_values(plan: TransPlan, phrases: Lookup, profile: LanguageProfile) -> tuple[dict[int, str], list[str]]:
+    """Each span's target text by its number, and the spans that have none."""
     values: dict[int, str] = {}
-    whole_words: set[int] = set()
+    problems = []
     for span in plan.spans:
-        value = span_value(span, resp_src, phrases, profile)
+        value = span_value(span, plan.resp_lang == "src", phrases, profile)
         if value is None:
             problems.append(f"{span.role} {span.phrase!r}: nothing to put in its place (phrase table)")
-            continue
-        values[span.id] = value
-        if span.role in ("lexical", "letter"):
-            whole_words.add(span.id)
+        else:
+            values[span.id] = value
+    return values, problems
+
+
+def engine_texts(plan: TransPlan, phrases: Lookup, profile: LanguageProfile, protect: str) -> dict[str, str]:
+    """uid -> the text the engine is asked to translate, for each unit that is translated."""
+    values, _ = span_values(plan, phrases, profile)
+    return {unit_uid(plan.key, i): sent_text(u, plan.spans, values, protect)
+            for i, u in enumerate(plan.units) if u.translate}
+
+
+def _translation(index: int, generation: Generation | None, problems: list[str]) -> str | None:
+    if generation is None:
+        problems.append(f"unit {index} was not translated")
+    elif generation.error:
+        problems.append(f"unit {index}: the engine failed ({generation.error})")
+    elif generation.truncated or generation.capped_from_chars is not None:
+        problems.append(f"unit {index}: the translation was cut at the length limit")
+    else:
+        return generation.answer if generation.answer is not None else generation.output
+    return None
+
+
+def assemble(plan: TransPlan, row: Row, generations: dict[str, Generation], phrases: Lookup,
+             profile: LanguageProfile, provenance: dict[str, Any], protect: str = "placeholder") -> Candidate:
+    """The candidate row, with ``needs-review`` and the reasons when anything is amiss;
+    ``protect`` says how the spans were sent (``trans.protect``)."""
+    values, problems = span_values(plan, phrases, profile)
+    problems = list(plan.problems) + problems
+    whole_words = {s.id for s in plan.spans if s.role in ("lexical", "letter") and s.id in values}
     pieces, repeat_pieces = [], []
     for index, unit in enumerate(plan.units):
-        text = unit.text
+        text, here = unit.text, {n: v for n, v in values.items() if f"{{{{{n}}}}}" in unit.text}
         if unit.translate:
-            generation = generations.get(unit_uid(plan.key, index))
-            if generation is None:
-                problems.append(f"unit {index} was not translated")
-            elif generation.error:
-                problems.append(f"unit {index}: the engine failed ({generation.error})")
-            elif generation.truncated or generation.capped_from_chars is not None:
-                problems.append(f"unit {index}: the translation was cut at the length limit")
-            else:
-                text = generation.answer if generation.answer is not None else generation.output
-                why = untranslated(unit.text, text, profile)
-                if why:
-                    problems.append(f"unit {index}: {why}")
-        here = {n: v for n, v in values.items() if f"{{{{{n}}}}}" in unit.text}
+            sent = sent_text(unit, plan.spans, values, protect)
+            translated = _translation(index, generations.get(unit_uid(plan.key, index)), problems)
+            if translated is not None:
+                text = translated
+                why = untranslated(sent, text, profile)
+                problems += [f"unit {index}: {p}" for p in ([why] if why else [])
+                             + inline_problems(text, inserted(unit, plan.spans, values, protect))
+                             + markup_problems(sent, text)]
+                by_id = {s.id: s for s in plan.spans}
+                here = {n: v for n, v in here.items() if not inlined(by_id[n], protect)}
         restored = restore(text, here, whole_words & set(here))
         problems += [f"unit {index}: {p}" for p in restored.problems]
         pieces += [restored.text, unit.sep]
@@ -127,9 +149,11 @@ def assemble(plan: TransPlan, row: Row, generations: dict[str, Generation], phra
     prompt = "".join(pieces)
     repeat_text = "".join(repeat_pieces).strip() if repeat_pieces else None
     kwargs = _kwargs(row, phrases, repeat_text, problems)
-    translated = row.__class__(row.key, prompt, row.instruction_id_list, tuple(kwargs), profile.code, "trans",
-                               row.tags, row.resp_lang)
-    return Candidate(translated, NEEDS_REVIEW if problems else AUTO_OK, tuple(problems), (), dict(provenance))
+    translated_row = row.__class__(row.key, prompt, row.instruction_id_list, tuple(kwargs), profile.code, "trans",
+                                   row.tags, row.resp_lang)
+    extra = {"protect": protect, **({"dropped_instructions": plan.dropped} if plan.dropped else {})}
+    return Candidate(translated_row, NEEDS_REVIEW if problems else AUTO_OK, tuple(problems), (),
+                     {**provenance, **extra})
 
 
-__all__ = ["assemble", "span_value", "unit_uid", "untranslated"]
+__all__ = ["assemble", "engine_texts", "span_value", "span_values", "unit_uid", "untranslated"]

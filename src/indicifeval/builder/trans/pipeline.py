@@ -25,6 +25,9 @@ from indicifeval.builder.trans.engines import (
     resolve_engine,
     system_prompt,
 )
+from indicifeval.builder.trans.plan import UNITS
+from indicifeval.builder.trans.protect import PROTECT
+from indicifeval.builder.trans.source import INSTRUCTION_LISTS
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import load_dataset, write_rows_jsonl
 from indicifeval.languages import get_profile
@@ -36,6 +39,39 @@ from indicifeval.runs.requests import SamplingSettings
 
 STAGES = tuple(pipeline_order(trans_stages.PIPELINE))  # plan, pretranslate, translate, assemble, validate
 SOURCE_COPY = "trans/english.jsonl"
+
+
+@dataclass(frozen=True)
+class TransSettings:
+    """How the release's rows are made; None: the default (``DEFAULTS``), except in a folder
+    made before these were settings, which keeps what it was made with
+    (``stages.LEGACY_SETTINGS``) so the same command goes on instead of translating again."""
+
+    units: str | None = None  # whole | lines (trans.plan)
+    protect: str | None = None  # inline | placeholder (trans.protect)
+    instructions: str | None = None  # release | source (trans.source)
+
+    DEFAULTS = {"units": "whole", "protect": "inline", "instructions": "release"}
+    CHOICES = {"units": UNITS, "protect": PROTECT, "instructions": INSTRUCTION_LISTS}
+    STAGE = {"units": "plan", "protect": "translate", "instructions": "plan"}  # the stage that records it
+
+    def resolve(self, build: BuildFolder) -> dict[str, str]:
+        """name -> value for the stage parameters; a setting left out of the dict is the
+        folder's legacy value (not recorded, so its stage's identity is unchanged)."""
+        records = build.stages()
+        out = {}
+        for name, default in self.DEFAULTS.items():
+            given = getattr(self, name)
+            record = records.get(self.STAGE[name])
+            legacy = record is not None and name not in (record.identity.get("params") or {})
+            if given is not None:
+                if given not in self.CHOICES[name]:
+                    raise InputError(f"{name} must be one of {', '.join(self.CHOICES[name])}, got {given!r}",
+                                     field=name)
+                out[name] = given
+            elif not legacy:
+                out[name] = default
+        return out
 
 
 @dataclass
@@ -92,11 +128,13 @@ def _source_file(build: BuildFolder, source: str | Path) -> Path:
 
 
 def build_trans(out: str | Path, language: str, source: str | Path, engine: EngineSpec, *,
-                until: str | None = None, force: Iterable[str] = (), overwrite: bool = False,
-                on_stage: Callable[[str, StageRecord], None] | None = None,
+                settings: TransSettings = TransSettings(), until: str | None = None, force: Iterable[str] = (),
+                overwrite: bool = False, on_stage: Callable[[str, StageRecord], None] | None = None,
                 progress: Callable[[str, int], Any] | None = None) -> dict[str, StageRecord]:
     """Run the Trans pipeline in ``out`` for ``language`` up to ``until`` (default: all),
-    restarting the stages in ``force``; returns each stage's record."""
+    restarting the stages in ``force``; returns each stage's record. ``settings``: whole
+    prompts or lines, keywords inline or as placeholders, the release's instruction lists or
+    the source's."""
     profile = get_profile(language)
     if not profile.is_indic and profile.code != "en":
         raise InputError(f"{language}: a Trans split is built for an Indic language profile", field="lang")
@@ -106,12 +144,19 @@ def build_trans(out: str | Path, language: str, source: str | Path, engine: Engi
     identity = engine.identity(language)  # options checked before any folder is made
     build = BuildFolder(out).create(language, overwrite)
     model = engine.factory(language)
+    chosen = settings.resolve(build)
+    plan_params = {k: v for k, v in chosen.items() if k in ("units", "instructions")}
+    protect = {k: v for k, v in chosen.items() if k == "protect"}
+    phrases = build.folder / trans_stages.PHRASES
     calls = {
-        "plan": StageCall(inputs={"source": _source_file(build, source)}, params={"language": language}),
+        "plan": StageCall(inputs={"source": _source_file(build, source)}, params={"language": language,
+                                                                                   **plan_params}),
         "pretranslate": StageCall(params={"language": language}, model=model, model_identity=identity),
-        "translate": StageCall(params={"language": language}, model=model, model_identity=identity),
-        "assemble": StageCall(inputs={"pretranslations": build.folder / trans_stages.PHRASES},
-                              params={"language": language, "engine": identity}),
+        # inline: the phrase table's words are part of what is asked, so an edit asks again
+        "translate": StageCall(inputs={"pretranslations": phrases} if chosen.get("protect") == "inline" else {},
+                               params={"language": language, **protect}, model=model, model_identity=identity),
+        "assemble": StageCall(inputs={"pretranslations": phrases},
+                              params={"language": language, "engine": identity, **protect}),
         "validate": StageCall(inputs={"candidates": build.folder / trans_stages.CANDIDATES},
                               params={"language": language, "engine": identity}),
     }
@@ -121,4 +166,4 @@ def build_trans(out: str | Path, language: str, source: str | Path, engine: Engi
     return done
 
 
-__all__ = ["STAGES", "EngineSpec", "build_trans"]
+__all__ = ["STAGES", "EngineSpec", "TransSettings", "build_trans"]

@@ -13,10 +13,16 @@ final text when the row is assembled:
 * ``language`` — the English name of a language an instruction asks for: its name in the
   target language (from the profile);
 * ``keep`` — markup and code that must survive as they are: ``******``, ``***``, fenced
-  blocks, URLs, the word JSON.
+  blocks (a fence opens and closes at the start of a line), inline triple backticks, URLs,
+  the word JSON.
 
-Units are lines (and the part of the prompt a ``prompt_to_repeat`` must equal, which is
-translated on its own and copied into that kwarg by construction, not by a table of keys)."""
+Titles ``<<…>>`` and highlights ``*…*`` are translated with the prose (their words should be
+in the target language); assembling checks that their markup survived (``trans.markup``).
+
+Units (``units``): ``whole`` (the default, as the authors translate) sends each prompt in one
+piece; ``lines`` cuts it at line breaks. Either way the part of the prompt a
+``prompt_to_repeat`` must equal is a unit of its own, translated alone and copied into that
+kwarg by construction, not by a table of keys."""
 
 from __future__ import annotations
 
@@ -28,11 +34,15 @@ from indicifeval.checkers.instructions import copied_kwargs, kwarg_role, lexical
 from indicifeval.languages import language_name
 from indicifeval.records import Row
 
-PLAN_FORMAT = 1
+PLAN_FORMAT = 2
 PLACEHOLDER = "{{%d}}"
 ANSWERS = {"yes": 0, "no": 1, "maybe": 2}
+UNITS = ("whole", "lines")
 _ANSWER = re.compile(r"My answer is (yes|no|maybe)\.?", re.IGNORECASE)
-_KEEP = re.compile(r"```.*?```|https?://\S+[^\s.,;:!?'\")\]]|\*{6}|\*{3}(?!\*)|\bJSON\b", re.DOTALL)
+# a fenced block opens with ``` at the start of a line and closes with ``` at the start of a
+# line; any other ``` ("markdown ticks such as ```") is one token, never paired across prose
+_KEEP = re.compile(r"(?m)^```[^\n]*\n(?:.*\n)*?```(?!`)|(?<!`)```(?!`)|https?://\S+[^\s.,;:!?'\")\]]|\*{6}"
+                   r"|\*{3}(?!\*)|\bJSON\b")
 _LINE_BREAK = re.compile(r"\n+")
 
 
@@ -69,6 +79,7 @@ class TransPlan:
     units: list[Unit]
     spans: list[Span]
     problems: list[str] = field(default_factory=list)  # what makes the row need review before any MT
+    dropped: list[dict] = field(default_factory=list)  # source instructions left out, each with why
     format_version: int = PLAN_FORMAT
 
     def to_json(self) -> dict:
@@ -78,7 +89,7 @@ class TransPlan:
     def from_json(cls, data: dict) -> TransPlan:
         return cls(data["key"], data["resp_lang"], [Unit(**u) for u in data["units"]],
                    [Span(**s) for s in data["spans"]], list(data.get("problems") or []),
-                   data.get("format_version", PLAN_FORMAT))
+                   list(data.get("dropped") or []), data.get("format_version", PLAN_FORMAT))
 
 
 def _occurrences(prompt: str, value: str) -> list[tuple[int, int]]:
@@ -162,10 +173,10 @@ def _repeat_span(row: Row) -> tuple[tuple[int, int] | None, str | None]:
     return None, None
 
 
-def _cuts(prompt: str, spans: list[Span], repeat: tuple[int, int] | None) -> list[tuple[int, int]]:
-    """The separators between units: line breaks, and the whitespace around the request a
-    prompt_to_repeat must equal; never inside a protected span."""
-    cuts = [(m.start(), m.end()) for m in _LINE_BREAK.finditer(prompt)]
+def _cuts(prompt: str, spans: list[Span], repeat: tuple[int, int] | None, units: str) -> list[tuple[int, int]]:
+    """The separators between units: line breaks (``lines``), and the whitespace around the
+    request a prompt_to_repeat must equal; never inside a protected span."""
+    cuts = [(m.start(), m.end()) for m in _LINE_BREAK.finditer(prompt)] if units == "lines" else []
     if repeat is not None:
         start, end = repeat
         ws_start = len(prompt[:start].rstrip())
@@ -179,10 +190,10 @@ def _cuts(prompt: str, spans: list[Span], repeat: tuple[int, int] | None) -> lis
     return sorted({c for c in cuts if not any(s.start < c[0] < s.end for s in spans)})
 
 
-def _units(prompt: str, spans: list[Span], repeat: tuple[int, int] | None) -> list[Unit]:
+def _units(prompt: str, spans: list[Span], repeat: tuple[int, int] | None, how: str) -> list[Unit]:
     units: list[Unit] = []
     start = 0
-    for cut_start, cut_end in [*_cuts(prompt, spans, repeat), (len(prompt), len(prompt))]:
+    for cut_start, cut_end in [*_cuts(prompt, spans, repeat, how), (len(prompt), len(prompt))]:
         inside = repeat is not None and repeat[0] <= start and cut_start <= repeat[1]
         units.append(_unit(prompt, spans, start, cut_start, prompt[cut_start:cut_end], inside))
         start = cut_end
@@ -202,8 +213,11 @@ def _unit(prompt: str, spans: list[Span], start: int, end: int, sep: str, repeat
     return Unit(text, bool(re.search(r"[^\W\d_]", plain)), sep, repeat)
 
 
-def make_plan(row: Row) -> TransPlan:
-    """The plan of one English Trans row."""
+def make_plan(row: Row, units: str = "whole", dropped: list[dict] | None = None) -> TransPlan:
+    """The plan of one English Trans row, cut into ``units`` (whole | lines); ``dropped``: the
+    source instructions the row was prepared without (``trans.source``), kept for provenance."""
+    if units not in UNITS:
+        raise ValueError(f"units must be one of {UNITS}, got {units!r}")
     spans, problems = _lexical_spans(row)
     spans = _merge(spans, problems)
     for number, span in enumerate(spans, start=1):
@@ -211,7 +225,8 @@ def make_plan(row: Row) -> TransPlan:
     repeat, problem = _repeat_span(row)
     if problem:
         problems.append(problem)
-    return TransPlan(row.key, row.resp_lang or "src", _units(row.prompt, spans, repeat), spans, problems)
+    return TransPlan(row.key, row.resp_lang or "src", _units(row.prompt, spans, repeat, units), spans, problems,
+                     list(dropped or []))
 
 
-__all__ = ["ANSWERS", "PLACEHOLDER", "PLAN_FORMAT", "Span", "TransPlan", "Unit", "make_plan"]
+__all__ = ["ANSWERS", "PLACEHOLDER", "PLAN_FORMAT", "UNITS", "Span", "TransPlan", "Unit", "make_plan"]

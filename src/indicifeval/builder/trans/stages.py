@@ -17,10 +17,11 @@ from collections.abc import Callable
 
 from indicifeval.builder.candidates import read_candidates, write_candidates
 from indicifeval.builder.stages import StageContext, stage
-from indicifeval.builder.trans.assemble import assemble, unit_uid
+from indicifeval.builder.trans.assemble import assemble, engine_texts
 from indicifeval.builder.trans.engines import Engine
 from indicifeval.builder.trans.phrases import collect, lookup, merge, phrase_uid, read_table, write_table
 from indicifeval.builder.trans.plan import PLAN_FORMAT, TransPlan, make_plan
+from indicifeval.builder.trans.source import prepare
 from indicifeval.core.jsonl import read_jsonl, write_jsonl
 from indicifeval.dataset import load_rows, write_rows_jsonl
 from indicifeval.dataset.validation import validate_rows
@@ -76,14 +77,29 @@ def _run_jobs(ctx: StageContext, log_name: str, texts: dict[str, str]) -> tuple[
     return {"items": len(texts), "asked": len(ask), "reused": len(texts) - len(ask), "failed": failed}, done
 
 
+# what a folder made before these were settings was made with (``pipeline.TransSettings``)
+LEGACY_SETTINGS = {"units": "lines", "protect": "placeholder", "instructions": "source"}
+
+
+def _settings(ctx: StageContext) -> tuple[str, str]:
+    """(units, protect) of this build; a folder made before they were settings has its own."""
+    return ctx.params.get("units", LEGACY_SETTINGS["units"]), ctx.params.get("protect", LEGACY_SETTINGS["protect"])
+
+
 @stage("plan", pipeline=PIPELINE, help="a translation plan per English row")
 def plan_stage(ctx: StageContext) -> dict[str, int]:
-    rows = [r for r in load_rows(ctx.inputs["source"], language="en", subset="trans") if r.language == "en"]
+    """The English rows as the build uses them (``trans.source``: the release's instruction
+    lists unless ``instructions`` is ``source``), written to ``trans/source.jsonl``, and a
+    plan per row."""
+    given = [r for r in load_rows(ctx.inputs["source"], language="en", subset="trans") if r.language == "en"]
+    rows, dropped = prepare(given, ctx.params.get("instructions", LEGACY_SETTINGS["instructions"]))
     write_rows_jsonl(ctx.output(SOURCE), rows)
-    plans = [make_plan(row) for row in rows]
+    units, _ = _settings(ctx)
+    plans = [make_plan(row, units, dropped.get(str(row.key))) for row in rows]
     write_jsonl(ctx.output(PLANS), (p.to_json() for p in plans))
     return {"rows": len(rows), "spans": sum(len(p.spans) for p in plans),
-            "units": sum(len(p.units) for p in plans), "problems": sum(bool(p.problems) for p in plans)}
+            "units": sum(len(p.units) for p in plans), "problems": sum(bool(p.problems) for p in plans),
+            "instructions dropped": sum(len(d) for d in dropped.values())}
 
 
 @stage("pretranslate", pipeline=PIPELINE, after=("plan",), uses="model",
@@ -104,10 +120,19 @@ def pretranslate_stage(ctx: StageContext) -> dict[str, int]:
     return {**counts, "phrases": len(table), "untranslated": missing}
 
 
-@stage("translate", pipeline=PIPELINE, after=("plan",), uses="model",
-       help="every unit of every prompt, placeholders in")
+def _engine_texts(ctx: StageContext, plans: list[TransPlan]) -> dict[str, str]:
+    """uid -> what the engine is asked, for every unit: with the phrase table's words written
+    in (``inline``) or placeholders (``placeholder``)."""
+    profile = get_profile(ctx.params["language"])
+    phrases = lookup(read_table(ctx.folder / PHRASES)) if (ctx.folder / PHRASES).is_file() else {}
+    _, protect = _settings(ctx)
+    return {uid: text for p in plans for uid, text in engine_texts(p, phrases, profile, protect).items()}
+
+
+@stage("translate", pipeline=PIPELINE, after=("plan", "pretranslate"), uses="model",
+       help="every unit of every prompt, the constraint words written in or as placeholders")
 def translate_stage(ctx: StageContext) -> dict[str, int]:
-    texts = {unit_uid(p.key, i): u.text for p in _read_plans(ctx) for i, u in enumerate(p.units) if u.translate}
+    texts = _engine_texts(ctx, _read_plans(ctx))
     counts, done = _run_jobs(ctx, MT_LOG, texts)
     counts["truncated"] = sum(1 for g in done.values() if g.truncated)
     return counts
@@ -118,13 +143,13 @@ def assemble_stage(ctx: StageContext) -> dict[str, int]:
     profile = get_profile(ctx.params["language"])
     phrases = lookup(read_table(ctx.folder / PHRASES))
     plans = _read_plans(ctx)
-    texts = {unit_uid(p.key, i): u.text for p in plans for i, u in enumerate(p.units) if u.translate}
-    generations = translations(ctx, MT_LOG, texts, ctx.params["engine"])
+    generations = translations(ctx, MT_LOG, _engine_texts(ctx, plans), ctx.params["engine"])
     rows = {r.key: r for r in _source_rows(ctx)}
     provenance = {"engine": ctx.params["engine"], "plan_format": PLAN_FORMAT,
                   "pretranslations_sha256": ctx.record.identity["inputs"]["pretranslations"]["sha256"],
                   "source_sha256": ctx.build.stages()["plan"].identity["inputs"]["source"]["sha256"]}
-    candidates = [assemble(p, rows[p.key], generations, phrases, profile, provenance) for p in plans]
+    protect = _settings(ctx)[1]
+    candidates = [assemble(p, rows[p.key], generations, phrases, profile, provenance, protect) for p in plans]
     write_candidates(ctx.output(CANDIDATES), candidates)
     ok = sum(1 for c in candidates if c.status == AUTO_OK)
     return {"rows": len(candidates), AUTO_OK: ok, NEEDS_REVIEW: len(candidates) - ok}

@@ -6,7 +6,11 @@ punctuation, markup and placeholders. With ``mangle`` it damages placeholders th
 engines do, each placeholder by a seeded draw: ``spaces`` ({{ 3 }}), ``single`` ({3}),
 ``square`` ([[3]]), ``native`` (the digits in the target script), ``glue`` (a letter stuck to
 it), ``drop`` (gone) and ``duplicate`` (twice). The first four a careful restorer can undo;
-the last three must be caught."""
+the last three must be caught.
+
+Words already in the target script (the translated keywords the paper's method writes into
+the English before translation) are damaged the same way, at the same rate: ``inflect`` (a
+letter glued on, as an engine adds a case ending) or ``drop``; both must be caught."""
 
 from __future__ import annotations
 
@@ -15,10 +19,14 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+import regex
+
 PLACEHOLDER = re.compile(r"\{\{(\d+)\}\}")
 MANGLINGS = ("spaces", "single", "square", "native", "glue", "drop", "duplicate")
 RESTORABLE = frozenset({"spaces", "single", "square", "native"})
 _WORD = re.compile(r"[A-Za-z]+")
+_NATIVE = regex.compile(r"(?:(?![A-Za-z])[\p{L}\p{M}])+")
+WORD_MANGLINGS = ("inflect", "drop")
 
 
 def native_digits(alphabet: Sequence[str]) -> str:
@@ -52,11 +60,14 @@ class FakeTranslator:
     def _word(self, word: str) -> str:
         return "".join(self.alphabet[(ord(ch.lower()) - 97) % len(self.alphabet)] for ch in word)
 
+    def _hit(self, text: str, what: str) -> int | None:
+        """A seeded draw for ``what`` in ``text``: None (left alone) or a number picking how."""
+        digest = hashlib.sha256(f"{self.seed}|{text}|{what}".encode()).digest()
+        return None if self.mangle <= 0 or digest[0] / 256 >= self.mangle else digest[1]
+
     def _draw(self, text: str, placeholder: str) -> str | None:
-        digest = hashlib.sha256(f"{self.seed}|{text}|{placeholder}".encode()).digest()
-        if self.mangle <= 0 or digest[0] / 256 >= self.mangle:
-            return None
-        return self.modes[digest[1] % len(self.modes)]
+        hit = self._hit(text, placeholder)
+        return None if hit is None else self.modes[hit % len(self.modes)]
 
     def _placeholder(self, text: str, match: re.Match) -> str:
         whole, number = match.group(0), match.group(1)
@@ -77,14 +88,28 @@ class FakeTranslator:
             "duplicate": whole + " " + whole,
         }[mode]
 
+    def _native(self, text: str, match: regex.Match) -> str:
+        word = match.group(0)
+        hit = self._hit(text, "word:" + word)
+        if hit is None:
+            return word
+        mode = WORD_MANGLINGS[hit % len(WORD_MANGLINGS)]
+        self.mangled[(text, word)] = mode
+        return word + self.alphabet[0] if mode == "inflect" else ""
+
+    def _prose(self, text: str, piece: str) -> str:
+        if self.mangle > 0:
+            piece = _NATIVE.sub(lambda m: self._native(text, m), piece)
+        return _WORD.sub(lambda m: self._word(m.group(0)), piece)
+
     def __call__(self, text: str) -> str:
         pieces, at = [], 0
         for match in PLACEHOLDER.finditer(text):
-            pieces.append(_WORD.sub(lambda m: self._word(m.group(0)), text[at:match.start()]))
+            pieces.append(self._prose(text, text[at:match.start()]))
             pieces.append(self._placeholder(text, match))
             at = match.end()
-        pieces.append(_WORD.sub(lambda m: self._word(m.group(0)), text[at:]))
+        pieces.append(self._prose(text, text[at:]))
         return "".join(pieces)
 
 
-__all__ = ["MANGLINGS", "RESTORABLE", "FakeTranslator", "native_digits"]
+__all__ = ["MANGLINGS", "RESTORABLE", "WORD_MANGLINGS", "FakeTranslator", "native_digits"]
