@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         tables = [t for t in stats_tables(a) if not t.compared_only]
         last = f"{a.name}: {_split_line(a)}"
         if not a.tagged:
-            last += "; no tags" + (" (build statuses shown)" if a.has_statuses else "")
+            last += "; no verification tags" + (" (build statuses shown)" if a.has_statuses else "")
     written = []
     if args.json:
         written.append(write_text(args.json, json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"))

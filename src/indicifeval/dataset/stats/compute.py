@@ -150,7 +150,7 @@ def dataset_stats(rows: Sequence[Row], *, name: str = "<rows>", kind: str = "mem
         splits=splits,
         verification=tuple(verification(lang, subset, by_split[lang, subset]) for lang, subset in keys),
         subsets=subsets,
-        tagged=any(r.tags for r in rows),
+        tagged=any(t in VERIFICATION_TAGS for r in rows for t in r.tags),
         has_statuses=any(s is not None for s in status_of),
         source=source_comparison(rows, source, str(source_name)) if source is not None else None,
         trans_lists={str(r.id): r.instruction_id_list for r in rows if r.subset == "trans"},

@@ -125,7 +125,7 @@ class DatasetStats:
     splits: dict[str, dict[str, tuple[int, int]]]  # language -> subset -> (rows, instructions)
     verification: tuple[Verification, ...]
     subsets: dict[str, SubsetStats]
-    tagged: bool  # whether any row has a tag (a build folder's rows have none before finalize)
+    tagged: bool  # whether any row has a verification tag (a build folder's rows have none before finalize)
     has_statuses: bool
     source: SourceComparison | None = None
     # Trans row id -> its instruction ids: what a comparison matches key by key (not in the JSON)

@@ -58,7 +58,8 @@ def _verification(stats: DatasetStats) -> Table:
 
     rows = tuple(((v.language, v.subset), (v.rows, *(value(v, c) for c in Verification.COLUMNS)))
                  for v in stats.verification)
-    note = "" if stats.tagged else "no row has tags (a build folder before finalize): no verification outcomes yet"
+    note = "" if stats.tagged else ("no row has a verification tag (a build folder before finalize): no "
+                                    "verification outcomes yet")
     return Table("verification", "Verification outcomes (the paper's Table 7; parallel instructions: in the "
                  "parallel rows)", ("language", "subset"), ("rows", *cols), rows, note)
 
