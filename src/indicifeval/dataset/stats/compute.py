@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from indicifeval.checkers import REGISTRY, SUBSETS
+from indicifeval.dataset.rows import load_rows
 from indicifeval.dataset.stats.model import (
     CONTEXT_REQUIRED_STYLES,
     CORRECT,
@@ -125,12 +126,15 @@ def source_comparison(rows: Sequence[Row], source_rows: Iterable[Row], name: str
                             tuple(differing))
 
 
-def dataset_stats(rows: Sequence[Row], *, name: str = "<rows>", kind: str = "memory",
+def dataset_stats(data: Sequence[Row] | Sequence[dict], *, name: str = "<rows>", kind: str = "memory",
                   statuses: Sequence[str | None] = (), source: Sequence[Row] | None = None,
                   source_name: str | Path = "<source>") -> DatasetStats:
-    """The statistics of ``rows`` (parsed, e.g. by ``load_rows``); ``statuses``: each row's build
-    status, in row order, where it has one; ``source``: the English rows a Trans split was
-    translated from, to compare instruction lists with."""
+    """The statistics of ``data`` (parsed rows, or row dicts that ``load_rows`` parses); ``statuses``:
+    each row's build status, in row order, where it has one; ``source``: the English rows a Trans
+    split was translated from, to compare instruction lists with (``load_stats`` reads files)."""
+    rows: list[Row] = [r for r in data if isinstance(r, Row)]
+    if len(rows) != len(data):
+        rows = load_rows(data)
     status_of = list(statuses) + [None] * (len(rows) - len(statuses))
     splits: dict[str, dict[str, tuple[int, int]]] = {}
     by_split: dict[tuple[str, str], list[Row]] = {}
