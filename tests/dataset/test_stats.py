@@ -244,6 +244,13 @@ def test_compare_lists_every_differing_instruction_list(tmp_path: Path):
     assert "| hi/trans/t03 | 2 | 1 | A only: detectable_format:number_highlighted_sections |" in result.to_markdown()
     same = compare(a, a)
     assert same.lists.differ == 0 and "matching instruction lists for every Trans row" in same.to_markdown()
+    ground = dataset_stats([_sample("ground", "03", "g", ["Poem"])])
+    assert "instruction-lists" not in {t.name for t in compare(ground, ground).all_tables()}
+    shares = next(t for t in compare(a, ground).tables if t.name == "instructions/ground")
+    assert shares.rows[0][1] == ((None, 1, None), (None, 100.0, None))  # A has no Ground table: "–"
+    other_ground = dataset_stats([_sample("ground", "01", "g", ["Poem"])])
+    shares = next(t for t in compare(ground, other_ground).tables if t.name == "instructions/ground")
+    assert dict(shares.rows)[("keywords:frequency",)] == ((0, 1, 1), (0.0, 100.0, 100.0))  # a row A lacks: 0
 
 
 def test_bad_input_is_one_located_error(tmp_path: Path):

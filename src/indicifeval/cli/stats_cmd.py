@@ -78,8 +78,10 @@ def run(args: argparse.Namespace) -> int:
         result = compare(a, b)
         tables = result.all_tables()
         lists = result.lists
-        last = (f"A {a.name}: {_split_line(a)}; B {b.name}: {_split_line(b)}; Trans instruction lists: "
-                f"{lists.matched} keys in both, {lists.same} the same, {lists.differ} different")
+        last = f"A {a.name}: {_split_line(a)}; B {b.name}: {_split_line(b)}"
+        if a.trans_lists or b.trans_lists:
+            last += (f"; Trans instruction lists: {lists.matched} keys in both, {lists.same} the same, "
+                     f"{lists.differ} different")
     else:
         result = a
         tables = [t for t in stats_tables(a) if not t.compared_only]

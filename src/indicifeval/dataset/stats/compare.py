@@ -112,6 +112,8 @@ def side_by_side(a: Table | None, b: Table | None) -> PairedTable:
         for i in index:
             x = va[i] if va is not None else blank_a
             y = vb[i] if vb is not None else blank_b
+            if isinstance(x, float) or isinstance(y, float):  # a share absent on one side: 0.0, not 0
+                x, y = (float(x) if x is not None else None), (float(y) if y is not None else None)
             cells.append((x, y, _diff(x, y)))
         rows.append((keys, tuple(cells)))
     notes = [f"A: {a.note}" if a is not None and a.note else "", f"B: {b.note}" if b is not None and b.note else ""]
@@ -132,8 +134,10 @@ class Comparison:
                 "tables": [t.to_json() for t in self.tables], "instruction_lists": self.lists.to_json()}
 
     def all_tables(self) -> list[Table]:
-        """What is shown: each paired table, then the instruction lists key by key."""
-        return [*(t.table() for t in self.tables), *self.lists.tables()]
+        """What is shown: each paired table, then the Trans instruction lists key by key (when
+        either has Trans rows)."""
+        lists = self.lists.tables() if self.a.trans_lists or self.b.trans_lists else []
+        return [*(t.table() for t in self.tables), *lists]
 
     def to_markdown(self, heading: int = 2) -> str:
         return markdown(self.all_tables(), f"Dataset statistics: A = {self.a.name}, B = {self.b.name}", heading)
