@@ -24,6 +24,8 @@ REVIEW_DB, REVIEW_VERDICTS, REVIEW_AGREEMENT = "review/review.sqlite", "review/v
 # pipeline -> (final rows, assembled rows, the rows they were made from): what `validate` reads
 BUILD_ROWS: dict[str, tuple[str, str, str | None]] = {"trans": (TRANS_ROWS, TRANS_CANDIDATES, TRANS_SOURCE),
                                                       "ground": (GROUND_ROWS, GROUND_ROWS, None)}
+# a release folder: `build finalize` writes its rows and release.json, `build publish` the hub layout
+RELEASE_ROWS, RELEASE_INFO, RELEASE_HUB = "rows.jsonl", "release.json", "hub"
 
 
 def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
@@ -34,7 +36,8 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
     return f"scores.{mode}.jsonl", f"summary.{mode}.json"
 
 
-__all__ = ["BUILD_ROWS", "GENERATIONS", "GROUND_ROWS", "MANIFEST", "RESPONSES", "REVIEW_AGREEMENT",
+__all__ = ["BUILD_ROWS", "GENERATIONS", "GROUND_ROWS", "MANIFEST", "RELEASE_HUB", "RELEASE_INFO", "RELEASE_ROWS",
+           "RESPONSES", "REVIEW_AGREEMENT",
            "REVIEW_DB", "REVIEW_VERDICTS", "ROWS", "SCORES", "SUMMARY",
            "TRANS_CANDIDATES", "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS", "TRANS_ROWS",
            "TRANS_SOURCE", "TRANS_VALIDATION", "score_file_names"]

@@ -12,12 +12,8 @@ from indicifeval.core.errors import InputError
 from indicifeval.dataset.benchmark import HUB
 from indicifeval.dataset.hub_layout import is_hub_layout
 from indicifeval.dataset.rows import SAMPLE, _records, check_unique, parse_row
-from indicifeval.dataset.validation.loading import build_folder_files, read_rows
+from indicifeval.dataset.validation.loading import build_folder_files, read_rows, release_files
 from indicifeval.records import Row
-
-# The names builder/release/finalize.py (RELEASE_ROWS, RELEASE_INFO) and publish.py (HUB_FOLDER)
-# write; the dataset layer cannot import the builder, so tests check the two agree.
-RELEASE_ROWS, RELEASE_INFO, RELEASE_HUB = "rows.jsonl", "release.json", "hub"
 
 
 @dataclass
@@ -44,18 +40,6 @@ def _read_with_status(path: str | Path, language: str | None, subset: str | None
         status = record.get("status")
         statuses.append(str(status) if status is not None else None)
     return rows, statuses
-
-
-def release_files(folder: Path) -> Path | None:
-    """The rows of a release folder: finalize's rows.jsonl, else publish's hub/ layout; None
-    when ``folder`` is not a release folder."""
-    if not (folder / RELEASE_INFO).is_file():
-        return None
-    if (folder / RELEASE_ROWS).is_file():
-        return folder / RELEASE_ROWS
-    if is_hub_layout(folder / RELEASE_HUB):
-        return folder / RELEASE_HUB
-    raise InputError(f"a release folder without {RELEASE_ROWS} or a {RELEASE_HUB}/ layout", str(folder))
 
 
 def load_input(data: str | Path, language: str | None = None, subset: str | None = None,
@@ -92,4 +76,4 @@ def load_input(data: str | Path, language: str | None = None, subset: str | None
     return StatsInput(check_unique(rows), text, kind, statuses, source)
 
 
-__all__ = ["RELEASE_HUB", "RELEASE_INFO", "RELEASE_ROWS", "StatsInput", "load_input", "release_files"]
+__all__ = ["StatsInput", "load_input"]

@@ -12,9 +12,10 @@ from pathlib import Path
 from indicifeval.core.errors import InputError
 from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.dataset.benchmark import HUB, load_dataset
+from indicifeval.dataset.hub_layout import is_hub_layout
 from indicifeval.dataset.rows import SAMPLE, _records, load_rows, parse_row
 from indicifeval.records import Row
-from indicifeval.records.layout import BUILD_ROWS
+from indicifeval.records.layout import BUILD_ROWS, RELEASE_HUB, RELEASE_INFO, RELEASE_ROWS
 
 Data = str | Path | Iterable[dict] | Iterable[Row]
 
@@ -40,9 +41,23 @@ def build_folder_files(data: Data) -> tuple[list[Path], Path | None] | None:
     return files, source
 
 
+def release_files(data: Data) -> Path | None:
+    """The rows of a release folder: finalize's rows.jsonl, else publish's hub/ layout; None
+    when ``data`` is not a release folder (one with a release.json)."""
+    if not isinstance(data, (str, Path)) or not (Path(data) / RELEASE_INFO).is_file():
+        return None
+    folder = Path(data)
+    if (folder / RELEASE_ROWS).is_file():
+        return folder / RELEASE_ROWS
+    if is_hub_layout(folder / RELEASE_HUB):
+        return folder / RELEASE_HUB
+    raise InputError(f"a release folder without {RELEASE_ROWS} or a {RELEASE_HUB}/ layout", str(folder))
+
+
 def read_rows(data: Data, language: str | None = None, subset: str | None = None) -> list[Row]:
     """Rows from a file, a folder (the hub's parquet layout included), ``"sample"``, ``"hub"``,
-    row dicts or parsed rows; ``language``/``subset`` fill in rows that carry none."""
+    a release folder, row dicts or parsed rows; ``language``/``subset`` fill in rows that carry
+    none."""
     if not isinstance(data, (str, Path)):
         items: list = list(data)
         if items and all(isinstance(r, Row) for r in items):
@@ -52,6 +67,8 @@ def read_rows(data: Data, language: str | None = None, subset: str | None = None
         return load_dataset(source=HUB, language=language, subset=subset).rows
     elif str(data) != SAMPLE and not Path(data).exists():
         raise InputError("no such file or folder (use 'sample', 'hub', a file or a folder)", str(data))
+    else:
+        data = release_files(data) or data
     rows = [parse_row(record, source, language, subset, layout)
             for source, record, layout in _records(data)]
     if not rows:
