@@ -109,7 +109,7 @@ def test_final_verdicts_tags_and_parallel(builds: list[Path], tmp_path: Path):
     assert tags["ur/trans/trans-02"] == ["sample", "incorrect"]  # looked at and refused: neither gold nor silver
     assert "parallel" not in tags["ta/trans/trans-02"] and "parallel" not in tags["ta/trans/trans-03"]
     assert {k.split("/")[2] for k, t in tags.items() if "parallel" in t} == {"trans-01", "trans-04"}
-    assert tags["hi/ground/ground-03"] == ["Poem", "correct", "gold prompt"]
+    assert tags["hi/ground/ground-03"] == ["Poem", "gold prompt"]  # released Ground rows have no `correct` tag
     assert tags["hi/ground/ground-01"] == ["sample", "incorrect"]  # kept, its validator error known
     assert report.incorrect_with_errors == ["hi/ground/ground-01"]
     assert not any(k.endswith("trans-05") or k == "hi/trans/trans-03" for k in tags)
@@ -184,9 +184,9 @@ def test_publish_reads_back_everywhere(release: Path, tmp_path: Path):
     assert "| `parallel` | 2 | 2 | 2 |" in card and "| `Poem` | 1 |" in card
     assert "| hi | verdict | 4 | 2 | 0.500 [0.10, 0.90] | — |" in card
     assert "CC-BY-NC-4.0" in card and "non-commercial use only" in card and "**Warning:**" in card
-    assert "| translation | `seq2seq ai4bharat/indictrans2-en-indic-1B` | ta | MIT |" in card
-    assert "sangraha/verified/hin` | hi | CC-BY-4.0 |" in card
-    assert "| `gemini-2.5-pro` | hi | see the model card |" in card
+    assert "| translation | `seq2seq ai4bharat/indictrans2-en-indic-1B` | — | ta | MIT |" in card
+    assert "sangraha/verified/hin` | — | hi | CC-BY-4.0 |" in card  # a corpus the licence table knows
+    assert "| `gemini-2.5-pro` | — | hi | see the model card |" in card
     assert (hub / "provenance" / "release.json").is_file()
     manifest = json.loads((hub / "provenance" / "hi-trans+ground.manifest.json").read_text(encoding="utf-8"))
     assert manifest["stages"]["translate"]["identity"]["engine"]["model"] == ENGINES["hi"]

@@ -30,6 +30,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.add_argument("--corpus", required=True, help="JSONL/Parquet documents {doc_id, text}: a file, a folder, or a "
                    "hub path such as hf://datasets/ai4bharat/sangraha/verified/hin")
     g.add_argument("--revision", help="the hub corpus's revision (a commit, pinned in the manifest)")
+    g.add_argument("--corpus-license", metavar="SPDX", help="the corpus's licence (e.g. CC-BY-SA-4.0 for FLORES): "
+                   "recorded with the rows, and `build publish` licenses the dataset by it (a share-alike corpus "
+                   "gives a share-alike dataset)")
     g.add_argument("--plan", help="a YAML or JSON plan: contexts per constraint, lengths, seed (default: the "
                    "built-in plan, 105 contexts)")
     g.add_argument("--backend", "--engine", dest="engine", default="mock", choices=tuple(OPTIONS),
@@ -71,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         done = build_ground(args.folder, args.lang, args.corpus, args.plan, generator, executor=args.executor,
                             workers=args.workers, ray_address=args.ray_address, mining=mining,
-                            revision=args.revision, until=args.until, force=forced, overwrite=args.overwrite,
+                            revision=args.revision, corpus_license=args.corpus_license, until=args.until,
+                            force=forced, overwrite=args.overwrite,
                             on_stage=stage_reporter(args),
                         progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
     except BatchPending as pending:

@@ -58,6 +58,12 @@ def register(verbs: argparse._SubParsersAction) -> None:
     p.add_argument("--push", metavar="REPO_ID", help="the hub dataset to upload to")
     p.add_argument("--revision", help="the branch to upload to (made if missing)")
     p.add_argument("--token-env", default="HF_TOKEN", help="environment variable holding the hub token")
+    p.add_argument("--license", metavar="ID", help="the dataset's licence (e.g. cc-by-sa-4.0); default: from the "
+                   "Ground corpora's licences (build ground --corpus-license; a share-alike corpus gives "
+                   "cc-by-sa-4.0), cc-by-4.0 for Trans only. Refused where it drops a corpus licence's term")
+    p.add_argument("--relation-compat", choices=("ours", "authors"), default="ours",
+                   help="authors: a lossy export in the authors' harness convention (RELEASE_DIR/hub-authors): "
+                   "relation \"exactly\", which their checkers reject, left null as in the released rows")
     _debug(p)
     p.set_defaults(handler=publish)
 
@@ -136,12 +142,15 @@ def finalize(args: argparse.Namespace) -> int:
 
 
 def publish(args: argparse.Namespace) -> int:
+    from indicifeval.builder.release.compat import HUB_FOLDERS
     from indicifeval.builder.release.publish import publish as run
     from indicifeval.cli.output import console
 
-    files = run(Path(args.release), push=args.push, revision=args.revision, token_env=args.token_env)
+    files = run(Path(args.release), push=args.push, revision=args.revision, token_env=args.token_env,
+                dataset_license=args.license, relation_compat=args.relation_compat)
     where = f"; pushed to {args.push}" + (f"@{args.revision}" if args.revision else "") if args.push else ""
-    console.print(f"wrote {len(files)} files in {Path(args.release) / 'hub'}{where}", soft_wrap=True)
+    folder = Path(args.release) / HUB_FOLDERS[args.relation_compat]
+    console.print(f"wrote {len(files)} files in {folder}{where}", soft_wrap=True)
     return 0
 
 

@@ -13,6 +13,7 @@ from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.generate import TRANSPORTS, GenerateSpec
 from indicifeval.builder.ground.select import load_plan
 from indicifeval.builder.project import BuildFolder, StageRecord
+from indicifeval.builder.release.licences import check_licence_id
 from indicifeval.builder.stages import (
     StageCall,
     check_stage_names,
@@ -80,13 +81,15 @@ class Generator:
 
 def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path | None, generator: Generator, *,
                  executor: str = "processes", workers: int | None = None, ray_address: str | None = None,
-                 mining: MiningOptions | None = None, revision: str | None = None, until: str | None = None,
+                 mining: MiningOptions | None = None, revision: str | None = None,
+                 corpus_license: str | None = None, until: str | None = None,
                  force: Iterable[str] = (), overwrite: bool = False,
                  on_stage: Callable[[str, StageRecord], None] | None = None,
                  progress: Callable[[str, int], Any] | None = None) -> dict[str, StageRecord]:
     """Run the Ground pipeline in ``out`` up to ``until`` (default: all); returns each stage's
     record. A batch transport stops at ``generate`` (``BatchPending``) until its results are
-    imported."""
+    imported. ``corpus_license`` (an SPDX id) is recorded with the rows' provenance, where
+    ``build publish`` reads it (only when given: a folder made without it resumes as it was)."""
     from indicifeval.builder.executors import EXECUTORS, create_executor
 
     profile = get_profile(language)
@@ -106,6 +109,7 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
     hub = corpus.startswith(HUB_PREFIX)
     # where the corpus is does not make it another corpus: a local one is known by its content
     corpus_name = corpus if hub else Path(corpus).name
+    licence = {"license": check_licence_id(corpus_license, "corpus_license")} if corpus_license else {}
     made: list[Any] = []
 
     def shard_executor() -> Any:  # one for both shard stages (a Ray start costs seconds)
@@ -128,7 +132,7 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
                               params={"model": model}, model=generator.spec(legacy_ok)),
         "rows": StageCall(params={"language": language, "model": model,
                                   "provenance": {"corpus": corpus_name, "revision": revision,
-                                                 "model": generator.model}}),
+                                                 "model": generator.model, **licence}}),
     }
     try:
         done = run_pipeline(build, ground_stages.PIPELINE, calls, until=until, force=force,

@@ -2,7 +2,8 @@
 adjudication, else the annotators' majority; a tie waits for an adjudicator), its release tags
 (correct/incorrect, gold/silver, parallel) and is validated with all the others before
 anything is written, so a release is whole or not made. ``release.json`` says what was left
-out and why, and what the rows were made from (each stage's engine, model and corpus)."""
+out and why, and what the rows were made from (each stage's engine, model and corpus: by name,
+revision and sha256, never by where it was on this machine)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 from indicifeval._version import __version__
 from indicifeval.builder.candidates import read_candidates
 from indicifeval.builder.project import BuildFolder, now_iso
+from indicifeval.builder.release.portable import build_roots, corpus_reference, files_sha256, portable
 from indicifeval.builder.review.store import ReviewStore
 from indicifeval.checkers import SUBSETS
 from indicifeval.core.errors import InputError, OutputError, Source, first_line
@@ -35,6 +37,7 @@ CORRECT, INCORRECT, DISPUTED = "correct", "incorrect", "disputed"
 # released + dropped + disputed + unreviewed = the rows of the split; released = correct + incorrect
 COUNTS = ("released", "correct", "incorrect", "dropped", "disputed", "unreviewed")
 TIERED = {"trans": ("translation", "prompt"), "ground": ("prompt",)}  # what gold/silver qualify
+VERDICT_TAGGED = ("trans",)  # subsets whose correct rows say so in a tag (released Ground rows do not)
 _RELEASE_TAGS = {CORRECT, INCORRECT, "parallel"}
 
 
@@ -190,9 +193,12 @@ def _edited(row: Row, status: str, edits: list[dict] | None, verdicts: dict[str,
 
 
 def _tags(row: Row, verdict: str, tier: str | None, parallel: bool) -> tuple[str, ...]:
-    """The row's own (topic, style) tags, then the release's: earlier release tags replaced."""
+    """The row's own (topic, style) tags, then the release's: earlier release tags replaced. As
+    in the published dataset, a correct Ground row is not tagged ``correct`` (its tags are the
+    style and gold/silver prompt); an incorrect one kept is tagged ``incorrect``."""
     own = [t for t in row.tags if t not in _RELEASE_TAGS and t.split(" ", 1)[0] not in ("gold", "silver")]
-    new = [verdict] + ([f"{tier} {what}" for what in TIERED[row.subset]] if tier else [])
+    shown = verdict != CORRECT or row.subset in VERDICT_TAGGED
+    new = [verdict] * shown + ([f"{tier} {what}" for what in TIERED[row.subset]] if tier else [])
     return tuple(dict.fromkeys(own + new + (["parallel"] if parallel else [])))
 
 
@@ -201,7 +207,7 @@ def _stage_summary(manifest: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for name, record in (manifest.get("stages") or {}).items():
         identity = record.get("identity") or {}
-        inputs = {k: v.get("sha256") or f"{len(v.get('files') or {})} files"
+        inputs = {k: v.get("sha256") or files_sha256(v.get("files") or {})
                   for k, v in (identity.get("inputs") or {}).items() if isinstance(v, dict)}
         out[name] = {"status": record.get("status"), "engine": identity.get("engine"),
                      "params": identity.get("params") or {}, "inputs": inputs}
@@ -307,10 +313,12 @@ def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = Fa
             "rows": len(released), "counts": counts, "parallel_languages": sorted(trans_languages),
             "parallel_keys": len(parallel), "disputed": disputed, "unmatched_verdicts": unmatched,
             "incorrect_with_errors": known_errors,
-            "builds": [{"folder": str(b.folder), "language": b.language, "subsets": list(b.rows),
+            "builds": [{"folder": b.folder.name, "language": b.language, "subsets": list(b.rows),
                         "rows": {s: len(r) for s, r in b.rows.items()}, "verdict_records": b.verdict_records,
+                        "corpus": corpus_reference(b.manifest.get("stages") or {}),
                         "agreement": b.agreement, "stages": _stage_summary(b.manifest), "manifest": b.manifest}
                        for b in builds]}
+    info = portable(info, build_roots(folders))  # no path of this machine in what is published
     with StagedFiles(out) as files:
         with files.open(RELEASE_ROWS) as fh:
             for row, _ in released:
