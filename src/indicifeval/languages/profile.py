@@ -73,6 +73,9 @@ class LanguageProfile:
     # frequent words (space-separated) that outvote CLD2 calling a sentence of them another
     # language of the script because of a few names
     function_words: str = ""
+    # words the Ground keyword ranking leaves out (postpositions, auxiliaries, pronouns,
+    # conjunctions, particles in their usual forms): a keyword should be a content word
+    stop_words: tuple[str, ...] = field(default=(), hash=False, compare=False)
     subsets: tuple[str, ...] | None = None  # for a language the benchmark file does not list
     # Generation side (scoring needs neither): letters to draw a letter_frequency letter from,
     # and the instruction descriptions.
@@ -114,6 +117,16 @@ def _numbered(table: dict | None) -> dict[int, tuple[str, ...]]:
     return {int(n): tuple(words) for n, words in (table or {}).items()}
 
 
+def _words(value: object) -> tuple[str, ...]:
+    """A list of single words (``stop_words``); anything else is a bad profile."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() and not any(c.isspace() for c in w)
+                                              for w in value):
+        raise ValueError("stop_words must be a list of single words")
+    return tuple(value)
+
+
 def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
     paper = data["paper"]
     defaults = data["defaults"]
@@ -136,6 +149,7 @@ def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
         distinctive_letters=data.get("distinctive_letters", ""),
         distinctive_endings=data.get("distinctive_endings"),
         function_words=data.get("function_words", ""),
+        stop_words=_words(data.get("stop_words")),
         subsets=tuple(data["subsets"]) if data.get("subsets") else None,
         default_letters=tuple(defaults.get("letters", "")),
         codes=dict(data.get("codes") or {}),
