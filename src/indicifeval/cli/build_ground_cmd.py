@@ -33,8 +33,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.add_argument("--corpus-license", metavar="SPDX", help="the corpus's licence (e.g. CC-BY-SA-4.0 for FLORES): "
                    "recorded with the rows, and `build publish` licenses the dataset by it (a share-alike corpus "
                    "gives a share-alike dataset)")
-    g.add_argument("--plan", help="a YAML or JSON plan: contexts per constraint, lengths, seed (default: the "
-                   "built-in plan, 105 contexts)")
+    g.add_argument("--plan", help="a shipped plan by name (default; paper: the released IndicIFEval mix) or a "
+                   "YAML or JSON plan file: contexts per constraint, lengths, seed, context-required share "
+                   "(default: default)")
     g.add_argument("--backend", "--engine", dest="engine", default="mock", choices=tuple(OPTIONS),
                    help="the LLM backend for --transport online (--engine is the same flag; mock: "
                    "--mock-answers fake[:RATE], a fake writer spoiling RATE of its replies)")
@@ -47,6 +48,10 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.add_argument("-j", "--workers", type=int, help="processes, or Ray CPUs (default: all cores)")
     g.add_argument("--ray-address", help="an existing Ray cluster (e.g. auto or ray://head:10001)")
     g.add_argument("--top-k", type=int, default=d.top_k, help="keyword candidates kept from the vocabulary")
+    g.add_argument("--skip-top", type=int, default=d.skip_top, metavar="K", help="leave out the K best-ranked "
+                   "words (after the stop words), as the authors' --from_k")
+    g.add_argument("--keep-stop-words", action="store_true", help="rank the profile's stop words too (the authors' "
+                   "ranking; by default they are left out, so keywords are content words)")
     g.add_argument("--min-length", type=int, default=d.min_length, help="letters a keyword has at least")
     g.add_argument("--max-chars", type=int, default=d.max_chars, help="the longest document kept as a context")
     g.add_argument("--shard-mb", type=float, default=d.shard_bytes / 2**20, help="a large JSONL file is cut "
@@ -68,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     options = option_values(args, args.engine, OPTIONS)
     generator = Generator(args.engine, args.model, options, args.transport, list(args.imports))
     mining = MiningOptions(args.top_k, args.min_length, max_chars=args.max_chars,
-                           shard_bytes=max(1, int(args.shard_mb * 2**20)))
+                           shard_bytes=max(1, int(args.shard_mb * 2**20)), skip_top=args.skip_top,
+                           stop_words=not args.keep_stop_words)
     forced = forced_stages(args)
 
     try:

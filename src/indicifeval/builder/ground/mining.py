@@ -117,12 +117,37 @@ def merge_vocab(parts: Iterable[VocabPart]) -> VocabPart:
     return total
 
 
-def rank_keywords(vocab: VocabPart, top_k: int, from_k: int = 0, min_df: int = 2) -> list[dict]:
-    """The authors' ranking, TF × log10(N / DF), best first (ties by word); words in fewer
-    than ``min_df`` documents are left out (a word seen once is no keyword to build on)."""
+def stop_keys(language: str) -> frozenset[str]:
+    """The profile's stop words as the keyword matcher sees words (NFC, case-folded, joiners
+    removed), so a listed word is left out however the corpus writes it."""
+    return frozenset(t for w in get_profile(language).stop_words for t in tokens(w))
+
+
+def stop_fingerprint(language: str) -> str:
+    """The stop-word list in a stage's identity: its size and a hash (an edited list reruns vocab)."""
+    keys = "\n".join(sorted(stop_keys(language)))
+    return f"{len(stop_keys(language))}:{hashlib.sha256(keys.encode('utf-8')).hexdigest()[:16]}"
+
+
+def rank_keywords(vocab: VocabPart, top_k: int, from_k: int = 0, min_df: int = 2, stop: Iterable[str] = (),
+                  left_out: Counter | None = None) -> list[dict]:
+    """The authors' ranking, TF × log10(N / DF), best first (ties by word), of the words in at
+    least ``min_df`` documents (a word seen once is no keyword to build on) that are not
+    ``stop`` words; ``from_k`` skips that many of the best (ranks count from the first
+    kept word). ``left_out`` counts the words each rule removed."""
     n = max(vocab.docs, 1)
-    scored = [(tf * math.log10(n / vocab.df[w]), w) for w, tf in vocab.tf.items() if vocab.df[w] >= min_df]
+    stop = frozenset(stop)
+    left_out = left_out if left_out is not None else Counter()
+    scored = []
+    for w, tf in vocab.tf.items():
+        if vocab.df[w] < min_df:
+            left_out["min_df"] += 1
+        elif w in stop:
+            left_out["stop_words"] += 1
+        else:
+            scored.append((tf * math.log10(n / vocab.df[w]), w))
     scored.sort(key=lambda item: (-item[0], item[1]))
+    left_out["skipped_top"] += min(from_k, len(scored))
     out = []
     for rank, (score, word) in enumerate(scored[from_k:from_k + top_k], start=from_k + 1):
         out.append({"word": word, "rank": rank, "score": round(score, 6), "tf": vocab.tf[word],
@@ -175,4 +200,4 @@ def map_features(task: FeatureTask) -> dict:
 
 
 __all__ = ["FeatureTask", "VocabPart", "VocabTask", "features_of", "is_candidate", "map_features", "map_vocab",
-           "merge_vocab", "rank_keywords", "text_hash", "tokens"]
+           "merge_vocab", "rank_keywords", "stop_fingerprint", "stop_keys", "text_hash", "tokens"]

@@ -11,7 +11,8 @@ from typing import Any
 from indicifeval.builder.ground import stages as ground_stages
 from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.generate import TRANSPORTS, GenerateSpec
-from indicifeval.builder.ground.select import load_plan
+from indicifeval.builder.ground.mining import stop_fingerprint
+from indicifeval.builder.ground.select import load_plan, plan_path
 from indicifeval.builder.project import BuildFolder, StageRecord
 from indicifeval.builder.release.licences import check_licence_id
 from indicifeval.builder.stages import (
@@ -40,6 +41,8 @@ class MiningOptions:
     min_df: int = 2
     max_chars: int = 1000
     shard_bytes: int = 64 << 20
+    skip_top: int = 0  # the best-ranked words left out (after the stop words), as the authors' --from_k
+    stop_words: bool = True  # leave the profile's stop words out of the ranking
 
 
 @dataclass
@@ -102,7 +105,10 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
                          field="transport")
     check_stage_names(ground_stages.PIPELINE, until, force)
     mining = mining or MiningOptions()
-    seed = load_plan(plan).seed  # checked now, before any work
+    if mining.skip_top < 0 or mining.top_k < 1:
+        raise InputError("--top-k must be at least 1 and --skip-top at least 0", field="skip_top")
+    chosen = load_plan(plan)  # checked now, before any work
+    plan_file = plan_path(plan)
     model = generator.identity()  # and the backend's options
     build = BuildFolder(out).create(language, overwrite)
     folder = build.folder
@@ -123,11 +129,14 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
         "shards": StageCall(inputs={} if hub else {"corpus": corpus},
                             params={"corpus": corpus_name, "revision": revision, "shard_bytes": mining.shard_bytes}),
         "vocab": StageCall(params={"language": language, "min_length": mining.min_length, "top_k": mining.top_k,
-                                   "min_df": mining.min_df}, executor=shard_executor),
+                                   "min_df": mining.min_df, "skip_top": mining.skip_top,
+                                   "stop_words": stop_fingerprint(language) if mining.stop_words else "off"},
+                           executor=shard_executor),
         "features": StageCall(inputs={"keywords": folder / ground_stages.KEYWORDS},
                               params={"language": language, "max_chars": mining.max_chars}, executor=shard_executor),
-        "select": StageCall(inputs={"plan": plan} if plan is not None else {}, params={"language": language}),
-        "requests": StageCall(params={"language": language, "seed": seed}),
+        "select": StageCall(inputs={"plan": plan_file}, params={"language": language}),
+        "requests": StageCall(params={"language": language, "seed": chosen.seed,
+                                      "context_required_share": chosen.context_required_share}),
         "generate": StageCall(inputs={"requests": folder / ground_stages.REQUESTS},
                               params={"model": model}, model=generator.spec(legacy_ok)),
         "rows": StageCall(params={"language": language, "model": model,

@@ -1,7 +1,9 @@
 """One provider-neutral generation request per mined context, from the templates in
-``templates.json``. The task style is drawn per item from a hash of (seed, context id), so
-adding, removing or reordering contexts never changes another item's style; the answer is a
-JSON object (instruction, constraint, unsafe) with its schema sent along."""
+``templates.json``. Which items need the context is decided for the whole set: exactly
+round(share × n) of them, those whose hash of (seed, context id) is lowest, so the share is the
+plan's and not a coin's (adding or removing a context moves at most one other item across
+the line); the style is then drawn from its kind by another hash of (seed, context id). The
+answer is a JSON object (instruction, constraint, unsafe) with its schema sent along."""
 
 from __future__ import annotations
 
@@ -26,10 +28,18 @@ def _unit(seed: int, *parts: str) -> float:
     return int.from_bytes(digest[:8], "big") / 2**64
 
 
-def draw_style(seed: int, context_id: str) -> dict[str, Any]:
-    """The item's style: context-required with the templates' share, then one of its kind."""
+def context_required_ids(seed: int, context_ids: list[str], share: float) -> set[str]:
+    """The items whose style needs the context: round(share × n) of them, lowest hash first."""
+    ranked = sorted(context_ids, key=lambda c: (_unit(seed, "context", c), c))
+    return set(ranked[:round(share * len(ranked))])
+
+
+def draw_style(seed: int, context_id: str, needs: bool | None = None) -> dict[str, Any]:
+    """The item's style, one of its kind (``needs`` the context or not; None: drawn alone,
+    with the templates' share)."""
     data = templates()
-    needs = _unit(seed, "context", context_id) < data["context_required_share"]
+    if needs is None:
+        needs = _unit(seed, "context", context_id) < data["context_required_share"]
     pool = [s for s in data["styles"] if s["context_required"] == needs]
     return pool[int(_unit(seed, "style", context_id) * len(pool))]
 
@@ -41,9 +51,9 @@ def constraint_text(instruction_id: str, kwargs: dict[str, Any]) -> str:
     return templates()["constraints"][instruction_id].format(**values)
 
 
-def make_request(context: MinedContext, seed: int) -> GenerationTask:
+def make_request(context: MinedContext, seed: int, needs_context: bool | None = None) -> GenerationTask:
     data = templates()
-    style = draw_style(seed, context.id)
+    style = draw_style(seed, context.id, needs_context)
     language = get_profile(context.language).name
     requirement = data["requirement_with_context" if style["context_required"] else "requirement_without_context"]
     user = data["user"].format(language=language, style=style["name"], requirement=requirement,
@@ -62,4 +72,4 @@ def request_hash(task: GenerationTask) -> str:
     return hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
 
 
-__all__ = ["constraint_text", "draw_style", "make_request", "request_hash", "templates"]
+__all__ = ["constraint_text", "context_required_ids", "draw_style", "make_request", "request_hash", "templates"]

@@ -17,6 +17,7 @@ import regex
 
 from indicifeval.builder.ground.answers import parse_json_answer
 from indicifeval.builder.ground.requests import templates
+from indicifeval.builder.ground.select import instructions_of
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.records import AUTO_OK, Candidate, Generation, GenerationTask, MinedContext, Row
 from indicifeval.text.keywords import has_keyword
@@ -70,12 +71,13 @@ def build_row(task: GenerationTask, context: MinedContext, generation: Generatio
         return None, ("wrong language", f"{detected or 'unknown'}, not {context.language}")
     if task.context_required:
         prompt = prompt.replace(slot, context.text)
-    row = Row(key, prompt, (task.instruction_id,), (dict(task.kwargs),), context.language, "ground",
+    parts = instructions_of(task.instruction_id, task.kwargs)  # two for "S sentences in P paragraphs"
+    row = Row(key, prompt, tuple(i for i, _ in parts), tuple(k for _, k in parts), context.language, "ground",
               (task.style,) if task.style else (), "src")
     findings = validate_rows([row])
-    number = _NUMBER_OF.get(task.instruction_id)
+    numbered = any(i in _NUMBER_OF for i, _ in parts)
     for f in findings:
-        if f.is_error or (f.check == "number_stated" and number is not None):
+        if f.is_error or (f.check == "number_stated" and numbered):
             return None, (f"validate {f.check}", f.message)
     return Candidate(row, AUTO_OK, (), tuple(f"validate {f.check}: {f.message}" for f in findings),
                      {**provenance, "context_id": context.id, "doc_id": context.doc_id, "shard": context.shard,

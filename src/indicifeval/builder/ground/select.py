@@ -12,27 +12,43 @@ from __future__ import annotations
 import hashlib
 import heapq
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from indicifeval.checkers.registry import REGISTRY
 from indicifeval.core.errors import InputError
 from indicifeval.core.settings_file import read_settings
 from indicifeval.records import MinedContext, Row
 from indicifeval.scoring.engine import score_row
 
-CONSTRAINTS = ("keyword_frequency", "forbidden_word", "number_sentences", "number_paragraphs", "first_word")
+CONSTRAINTS = ("keyword_frequency", "forbidden_word", "number_sentences", "number_paragraphs", "first_word",
+               "sentences_and_paragraphs")
+_SENTENCES, _PARAGRAPHS = "length_constraints:number_sentences", "length_constraints:number_paragraphs"
+COMBINED = f"{_SENTENCES}+{_PARAGRAPHS}"  # one constraint, two checkers: "exactly S sentences in P paragraphs"
 INSTRUCTION = {"keyword_frequency": "keywords:frequency", "forbidden_word": "keywords:forbidden_words",
-               "number_sentences": "length_constraints:number_sentences",
-               "number_paragraphs": "length_constraints:number_paragraphs",
-               "first_word": "length_constraints:nth_paragraph_first_word"}
+               "number_sentences": _SENTENCES, "number_paragraphs": _PARAGRAPHS,
+               "first_word": "length_constraints:nth_paragraph_first_word", "sentences_and_paragraphs": COMBINED}
 _OVERSAMPLE = 4  # candidates kept per query, per context wanted: room for the re-check and de-duplication
+_PAIR = re.compile(r"\s*(\d+)\s+in\s+(\d+)\s*")
+
+
+def instructions_of(instruction_id: str, kwargs: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """A context's instructions with their own kwargs: one, or for a combined constraint (ids
+    joined by "+") each id with the kwargs its checker takes."""
+    ids = instruction_id.split("+")
+    if len(ids) == 1:
+        return [(instruction_id, dict(kwargs))]
+    return [(iid, {p.name: kwargs[p.name] for p in REGISTRY[iid].params if p.name in kwargs}) for iid in ids]
 
 
 @dataclass
 class Plan:
-    """How many contexts of each kind, from documents of which length; ``seed`` decides."""
+    """How many contexts of each kind, from documents of which length; ``seed`` decides.
+    These defaults are the shipped ``default`` plan (plans/default.json)."""
 
     seed: int = 42
     min_chars: int = 80
@@ -43,40 +59,95 @@ class Plan:
     number_sentences: dict[int, int] = field(default_factory=lambda: {2: 5, 3: 5, 4: 5, 5: 5})
     number_paragraphs: dict[int, int] = field(default_factory=lambda: {1: 5, 2: 5, 3: 5})
     first_word: int = 20
+    # "exactly S sentences in P paragraphs" (two instructions in one row): contexts per (S, P)
+    sentences_and_paragraphs: dict[tuple[int, int], int] = field(default_factory=dict)
     per_keyword: int = 2  # contexts per keyword at most, so many keywords are tested
+    context_required_share: float = 0.1  # of the requests, the share whose style needs the context
 
     def to_json(self) -> dict[str, Any]:
-        return {k: ({str(n): q for n, q in v.items()} if isinstance(v, dict) else v) for k, v in self.__dict__.items()}
+        return {k: ({_key(n): q for n, q in v.items()} if isinstance(v, dict) else v) for k, v in self.__dict__.items()}
+
+
+def _key(n: int | tuple[int, int]) -> str:
+    return f"{n[0]} in {n[1]}" if isinstance(n, tuple) else str(n)
 
 
 def _quota(value: Any, name: str, where: str) -> dict[int, int]:
-    if not isinstance(value, dict) or not all(str(k).isdigit() and isinstance(v, int) and v >= 0
-                                              for k, v in value.items()):
+    if not isinstance(value, dict) or not all(str(k).isdigit() and isinstance(v, int) and not isinstance(v, bool)
+                                              and v >= 0 for k, v in value.items()):
         raise InputError(f"{name} must map counts to how many contexts, e.g. {{1: 10, 2: 5}}", where, field=name)
     return {int(k): v for k, v in value.items()}
 
 
+def _pairs(value: Any, name: str, where: str) -> dict[tuple[int, int], int]:
+    out: dict[tuple[int, int], int] = {}
+    for k, v in (value.items() if isinstance(value, dict) else [(None, None)]):
+        match = _PAIR.fullmatch(str(k))
+        if match is None or not isinstance(v, int) or isinstance(v, bool) or v < 0 or int(match[2]) < 1 \
+                or int(match[1]) < int(match[2]):
+            raise InputError(f'{name} must map "S in P" (S sentences in P paragraphs, S >= P >= 1) to how many '
+                             f'contexts, e.g. {{"4 in 2": 5}}', where, field=name)
+        out[int(match[1]), int(match[2])] = v
+    return out
+
+
+def _setting(plan: Plan, name: str, value: Any, where: str) -> Any:
+    default = getattr(plan, name)
+    if name == "sentences_and_paragraphs":
+        return _pairs(value, name, where)
+    if isinstance(default, dict):
+        return _quota(value, name, where)
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise InputError(f"{name} must be a share from 0 to 1, got {value!r}", where, field=name)
+        return float(value)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InputError(f"{name} must be a whole number >= 0, got {value!r}", where, field=name)
+    return value
+
+
 def load_plan(path: str | Path | None) -> Plan:
-    """A plan from a YAML or JSON file (safe-loaded), checked field by field; None: defaults."""
-    if path is None:
-        return Plan()
-    where = str(path)
-    data = read_settings(path, "plan file")
+    """A plan by name (a shipped one, see ``plan_path``) or from a YAML or JSON file
+    (safe-loaded), checked field by field; None: the default plan. Keys starting with "_"
+    are comments."""
+    file = plan_path(path)
+    where = str(path if path is not None else file)
+    data = read_settings(file, "plan file")
     if not isinstance(data, dict):
         raise InputError("a plan is a mapping of settings", where)
     plan, known = Plan(), set(Plan().__dict__)
     for name, value in data.items():
+        if str(name).startswith("_"):
+            continue
         if name not in known:
             raise InputError(f"unknown setting; the settings are {', '.join(sorted(known))}", where, field=str(name))
-        default = getattr(plan, name)
-        if isinstance(default, dict):
-            value = _quota(value, name, where)
-        elif not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise InputError(f"{name} must be a whole number >= 0, got {value!r}", where, field=name)
-        setattr(plan, name, value)
+        setattr(plan, name, _setting(plan, name, value, where))
     if plan.min_chars > plan.max_chars:
         raise InputError("min_chars is above max_chars", where, field="min_chars")
     return plan
+
+
+def _shipped() -> Path:
+    return Path(str(resources.files("indicifeval.builder.ground").joinpath("plans")))
+
+
+def plan_names() -> list[str]:
+    """The plans shipped in the package (``plans/NAME.json``)."""
+    return sorted(p.stem for p in _shipped().glob("*.json"))
+
+
+def plan_path(plan: str | Path | None) -> Path:
+    """The file of ``--plan``: a shipped plan's name (None: ``default``), else a YAML or JSON
+    file; one that is neither is one line naming the shipped plans."""
+    name = "default" if plan is None else str(plan)
+    if name in plan_names():
+        return _shipped() / f"{name}.json"
+    path = Path(name)
+    if path.is_file():
+        return path
+    what = "no such plan file" if path.suffix or len(path.parts) > 1 else "no such plan"
+    raise InputError(f"{what}; the shipped plans are {', '.join(plan_names())} (or give a .yaml or .json file)",
+                     name, field="plan")
 
 
 def _place(seed: int, *parts: Any) -> str:
@@ -107,8 +178,8 @@ def _neg(place: str) -> str:
     return "".join("0123456789abcdef"[15 - int(c, 16)] for c in place)
 
 
-def _queries(plan: Plan) -> dict[tuple[str, int], tuple[_Query, int]]:
-    out: dict[tuple[str, int], tuple[_Query, int]] = {}
+def _queries(plan: Plan) -> dict[tuple[str, Any], tuple[_Query, int]]:
+    out: dict[tuple[str, Any], tuple[_Query, int]] = {}
     for n, q in plan.keyword_frequency.items():
         out["keyword_frequency", n] = (_Query(q * _OVERSAMPLE), q)
     out["forbidden_word", 0] = (_Query(plan.forbidden_word * _OVERSAMPLE), plan.forbidden_word)
@@ -117,6 +188,8 @@ def _queries(plan: Plan) -> dict[tuple[str, int], tuple[_Query, int]]:
     for n, q in plan.number_paragraphs.items():
         out["number_paragraphs", n] = (_Query(q * _OVERSAMPLE), q)
     out["first_word", 0] = (_Query(plan.first_word * _OVERSAMPLE), plan.first_word)
+    for pair, q in plan.sentences_and_paragraphs.items():
+        out["sentences_and_paragraphs", pair] = (_Query(q * _OVERSAMPLE), q)
     return out
 
 
@@ -141,24 +214,29 @@ def _offer_record(queries, plan: Plan, record: dict, keywords: set[str]) -> None
             query.offer(_place(seed, kind, n, doc), {"num_paragraphs": n}, record)
         elif kind == "first_word" and record.get("first_word") in keywords:
             query.offer(_place(seed, kind, doc), {"first_word": record["first_word"], "nth_paragraph": 1}, record)
+        elif kind == "sentences_and_paragraphs" and (record["sentences"], record["paragraphs"]) == n:
+            query.offer(_place(seed, kind, list(n), doc),
+                        {"num_sentences": n[0], "relation": "exactly", "num_paragraphs": n[1]}, record)
 
 
 def recheck(language: str, instruction_id: str, kwargs: dict, text: str, paragraphs: int) -> tuple[bool, str]:
     """The context judged by the real checker, as a response would be (fixed mode). A forbidden
     word is checked the other way: its context must contain it (that is the temptation); the
-    paragraph count with its paragraphs parted by the *** divider the prompt will ask for."""
+    paragraph count with its paragraphs parted by the *** divider the prompt will ask for. A
+    combined constraint passes when every one of its checkers does."""
     if instruction_id == "keywords:forbidden_words":
         word = kwargs["forbidden_words"][0]
         row = Row("check", "", ("keywords:frequency",), ({"keyword": word, "frequency": 2, "relation": "at least"},),
                   language, "ground")
     else:
-        row = Row("check", "", (instruction_id,), (kwargs,), language, "ground")
-    if instruction_id == "length_constraints:number_paragraphs":
+        parts = instructions_of(instruction_id, kwargs)
+        row = Row("check", "", tuple(i for i, _ in parts), tuple(k for _, k in parts), language, "ground")
+    if _PARAGRAPHS in row.instruction_id_list:
         from indicifeval.text.paragraphs import paragraphs as split
 
         text = "\n\n***\n\n".join(split(text))
     result = score_row(row, text)
-    return bool(result.strict[0]), result.explanations[0]
+    return all(result.strict), "; ".join(result.explanations)
 
 
 def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords: Iterable[str],
@@ -203,9 +281,12 @@ def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords
                 per_keyword[word] = per_keyword.get(word, 0) + 1
             taken += 1
             features = {k: record[k] for k in ("chars", "paragraphs", "sentences", "first_word") if k in record}
-            out.append(MinedContext(f"{language}-{kind}-{n}-{taken:03d}", language, record["doc_id"], record["text"],
-                                    iid, kwargs, record["shard"], {**features, "check": why, "kind": kind}))
+            label = _key(n).replace(" ", "")  # 3, or 4in2 for 4 sentences in 2 paragraphs
+            out.append(MinedContext(f"{language}-{kind}-{label}-{taken:03d}", language, record["doc_id"],
+                                    record["text"], iid, kwargs, record["shard"],
+                                    {**features, "check": why, "kind": kind}))
     return out
 
 
-__all__ = ["CONSTRAINTS", "INSTRUCTION", "Plan", "load_plan", "recheck", "select_contexts"]
+__all__ = ["COMBINED", "CONSTRAINTS", "INSTRUCTION", "Plan", "instructions_of", "load_plan", "plan_names", "plan_path",
+           "recheck", "select_contexts"]

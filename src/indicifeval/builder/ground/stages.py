@@ -22,8 +22,16 @@ from pathlib import Path
 from indicifeval.builder.candidates import write_candidates
 from indicifeval.builder.ground.corpus import HUB_PREFIX, Shard, list_shards
 from indicifeval.builder.ground.generate import reply_hashes
-from indicifeval.builder.ground.mining import FeatureTask, VocabPart, VocabTask, map_features, map_vocab, rank_keywords
-from indicifeval.builder.ground.requests import make_request
+from indicifeval.builder.ground.mining import (
+    FeatureTask,
+    VocabPart,
+    VocabTask,
+    map_features,
+    map_vocab,
+    rank_keywords,
+    stop_keys,
+)
+from indicifeval.builder.ground.requests import context_required_ids, make_request
 from indicifeval.builder.ground.rows import build_row
 from indicifeval.builder.ground.select import load_plan, select_contexts
 from indicifeval.builder.stages import StageContext, stage
@@ -124,11 +132,16 @@ def vocab_stage(ctx: StageContext) -> dict[str, int]:
         ctx.note(f"skipped {n} corpus line(s): {_SKIPPED.get(kind, kind)} (the first at "
                  f"{total.skipped.get('first_' + kind, '?')})")
     _check_script(total, language, _corpus(ctx))
-    keywords = rank_keywords(total, ctx.params["top_k"], min_df=ctx.params["min_df"])
-    _write_json(ctx.output(VOCAB), {"docs": total.docs, "words": len(total.tf), "skipped": total.skipped})
+    left_out: Counter[str] = Counter()
+    stop = stop_keys(language) if ctx.params.get("stop_words", "off") != "off" else frozenset()
+    keywords = rank_keywords(total, ctx.params["top_k"], from_k=ctx.params.get("skip_top", 0),
+                             min_df=ctx.params["min_df"], stop=stop, left_out=left_out)
+    _write_json(ctx.output(VOCAB), {"docs": total.docs, "words": len(total.tf), "skipped": total.skipped,
+                                    "left_out": dict(sorted(left_out.items()))})
     _write_keywords(ctx, keywords)
     return {"shards": len(tasks), "shards_run": ran, "documents": total.docs, "words": len(total.tf),
-            "keywords": len(keywords), **{f"skipped_{k}": v for k, v in _skip_counts(total).items()}}
+            "keywords": len(keywords), "stop_words_left_out": left_out["stop_words"],
+            "skipped_top": left_out["skipped_top"], **{f"skipped_{k}": v for k, v in _skip_counts(total).items()}}
 
 
 _SKIPPED = {"invalid_utf8": "invalid UTF-8", "malformed": "not JSON (or nested too deeply)",
@@ -215,7 +228,9 @@ def _requests(ctx: StageContext) -> list[GenerationTask]:
 
 @stage("requests", pipeline=PIPELINE, after=("select",), help="one generation request per context")
 def requests_stage(ctx: StageContext) -> dict[str, int]:
-    tasks = [make_request(c, ctx.params["seed"]) for c in _contexts(ctx)]
+    contexts, seed = _contexts(ctx), ctx.params["seed"]
+    needs = context_required_ids(seed, [c.id for c in contexts], ctx.params.get("context_required_share", 0.1))
+    tasks = [make_request(c, seed, c.id in needs) for c in contexts]
     write_jsonl(ctx.output(REQUESTS), (t.to_json() for t in tasks))
     styles = Counter("context" if t.context_required else "no_context" for t in tasks)
     return {"requests": len(tasks), **dict(sorted(styles.items()))}
