@@ -118,6 +118,10 @@ def test_final_verdicts_tags_and_parallel(builds: list[Path], tmp_path: Path):
     assert hi["agreement"]["rows"][0]["cohen_kappa"]["value"] == 0.5 and hi["manifest"]["language"] == "hi"
     assert hi["stages"]["translate"]["engine"]["model"] == ENGINES["hi"]
     assert hi["stages"]["shards"]["params"]["corpus"].endswith("sangraha/verified/hin")
+    assert hi["corpus"] == {"name": "hf://datasets/ai4bharat/sangraha/verified/hin", "hub_id": "ai4bharat/sangraha",
+                            "path": "verified/hin", "revision": None, "license": None}
+    assert [b["folder"] for b in info["builds"]] == ["build-hi", "build-ta", "build-ur"]  # by name, not path
+    assert info["builds"][1]["corpus"] is None  # a Trans build has none
     assert info["counts"]["ta"]["trans"]["released"] == 4 and info["disputed"] == ["hi/trans/trans-03"]
 
 

@@ -79,7 +79,8 @@ def test_no_path_of_the_building_machine_in_anything_published(made, tmp_path, m
     shards = manifest["stages"]["shards"]["identity"]  # as an older version recorded it: the corpus as typed
     shards["params"]["corpus"] = str(made["corpus"])
     shards["inputs"]["corpus"]["path"] = str(made["corpus"])
-    manifest["stages"]["vocab"]["notes"] = [f"skipped 1 corpus line(s): no text (the first at {made['corpus']}, byte 0)"]
+    note = f"skipped 1 corpus line(s): no text (the first at {made['corpus']}, byte 0)"
+    manifest["stages"]["vocab"]["notes"] = [note]
     (ground / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     monkeypatch.chdir(tmp_path)  # folders given relatively, the release absolutely
     release = tmp_path / "release"
