@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -185,8 +186,11 @@ def test_openai_batch_export_import_and_reexport_of_what_is_missing(tmp_path):
     answered = {g["uid"] for g in generations if not g.get("error")}
     assert answered == {r["custom_id"] for r in asked}
     rejected = _lines(out / "ground" / "rejected.jsonl")
-    assert [r["kind"] for r in rejected] == ["cut at the length limit"]  # a cut reply is not asked again
-    assert len(_lines(out / "ground" / "rows.jsonl")) == len(asked) - 1
+    kinds = Counter(r["kind"] for r in rejected)
+    assert kinds["cut at the length limit"] == 1  # a cut reply is not asked again
+    # every reply came in (an honest reply may still be judged, e.g. a prompt of random words in another language)
+    assert not {"not generated", "generation failed"} & set(kinds) and len(rejected) <= 2
+    assert len(_lines(out / "ground" / "rows.jsonl")) == len(asked) - len(rejected)
 
 
 def test_gemini_batch_export(tmp_path):
