@@ -15,6 +15,7 @@ from indicifeval.builder import BuildFolder
 from indicifeval.builder.release import finalize, licence_of, publish
 from indicifeval.core.errors import InputError, OutputError
 from indicifeval.dataset import hub_record, load_dataset, load_rows
+from indicifeval.dataset.stats import load_stats
 from indicifeval.records import HumanVerdict
 from indicifeval.records.layout import GROUND_ROWS, REVIEW_AGREEMENT, REVIEW_VERDICTS, TRANS_ROWS
 
@@ -192,6 +193,12 @@ def test_publish_reads_back_everywhere(release: Path, tmp_path: Path):
     assert "sangraha/verified/hin` | — | hi | CC-BY-4.0 |" in card  # a corpus the licence table knows
     assert "| `gemini-2.5-pro` | — | hi | see the model card |" in card
     assert (hub / "provenance" / "release.json").is_file()
+    # the paper's dataset tables of what is published, in the card and in full beside it
+    statistics = json.loads((hub / "provenance" / "statistics.json").read_text(encoding="utf-8"))
+    assert statistics == json.loads(json.dumps(load_stats(release).to_json())) | {"name": statistics["name"],
+                                                                                   "kind": statistics["kind"]}
+    assert "## Dataset statistics" in card and card.index("## Tags") < card.index("## Dataset statistics")
+    assert "## Dataset statistics" in card and card.index("## Dataset statistics") < card.index("## Human review")
     manifest = json.loads((hub / "provenance" / "hi-trans+ground.manifest.json").read_text(encoding="utf-8"))
     assert manifest["stages"]["translate"]["identity"]["engine"]["model"] == ENGINES["hi"]
 

@@ -16,6 +16,7 @@ from indicifeval.dataset.hub_layout import configs
 
 NAME = "IndicIFEval"
 PROVENANCE = "provenance"
+STATISTICS = "statistics.json"  # `indicifeval stats --json` of the published rows, in provenance/
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
@@ -109,7 +110,7 @@ def _front_matter(written_card: str, languages: list[str], dataset_license: str,
 def card(written_card: str, rows: list[Row], info: dict[str, Any], decision: Decision, manifests: list[str], *,
          relation_lines: Sequence[str], pretty_name: str = NAME, statistics: Sequence[str] = ()) -> str:
     """The card: ``written_card`` is the one ``write_hub_layout`` wrote (its configs are kept);
-    ``statistics``: lines of a statistics section, placed after the tags (none yet)."""
+    ``statistics``: lines of the statistics section (``indicifeval.dataset.stats``), after the tags."""
     names = configs()
     languages = sorted({r.language for r in rows})
     lines = _front_matter(written_card, languages, decision.licence, pretty_name)
@@ -131,7 +132,6 @@ def card(written_card: str, rows: list[Row], info: dict[str, Any], decision: Dec
             lines += [f"`{names[subset]}`:", ""]
             lines += _table(["tag", *langs], [[f"`{t}`", *[tags[t, lang] for lang in langs]]
                                               for t in sorted({t for t, _ in tags})])
-    # the statistics section (instruction counts and distributions, from indicifeval.dataset.stats) goes here
     lines += list(statistics)
     lines += list(relation_lines)
     lines += ["## Human review", "", "Rows per build split: released = correct + incorrect; dropped (incorrect, "
@@ -155,10 +155,11 @@ def card(written_card: str, rows: list[Row], info: dict[str, Any], decision: Dec
     lines += ["## Licence", ""]
     lines += licence_lines(decision, any(r.subset == "trans" for r in rows), any(r.subset == "ground" for r in rows))
     listed = ", ".join(f"`{PROVENANCE}/{m}`" for m in manifests)
-    lines += ["## Provenance", "", f"`{PROVENANCE}/{RELEASE_INFO}`: the release's counts, options and each stage's "
+    lines += ["## Provenance", "", f"`{PROVENANCE}/{STATISTICS}`: the statistics above in full (`indicifeval "
+              f"stats --json`); `{PROVENANCE}/{RELEASE_INFO}`: the release's counts, options and each stage's "
               f"identity; {listed}: the build folders' manifests. Files and folders are named relative to their "
               f"build folder, or by their name and sha256; no path of the building machine is kept.", ""]
     return "\n".join(lines)
 
 
-__all__ = ["NAME", "PROVENANCE", "card"]
+__all__ = ["NAME", "PROVENANCE", "STATISTICS", "card"]

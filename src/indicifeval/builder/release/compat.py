@@ -17,10 +17,11 @@ from dataclasses import replace
 from indicifeval.checkers import REGISTRY
 from indicifeval.checkers.registry import PAPER_RELATIONS
 from indicifeval.records import Row
+from indicifeval.records.layout import RELEASE_HUB
 
 CONVENTIONS = ("ours", "authors")
 AUTHORS = "authors"
-HUB_FOLDERS = {"ours": "hub", "authors": "hub-authors"}
+HUB_FOLDERS = {"ours": RELEASE_HUB, "authors": RELEASE_HUB + "-authors"}
 
 
 def relation_kwargs() -> frozenset[str]:

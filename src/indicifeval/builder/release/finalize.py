@@ -28,10 +28,17 @@ from indicifeval.dataset import hub_record, parse_row
 from indicifeval.dataset.rows import check_unique
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.records import AUTO_OK, HumanVerdict, Row
-from indicifeval.records.layout import GROUND_ROWS, REVIEW_AGREEMENT, REVIEW_DB, REVIEW_VERDICTS, TRANS_ROWS
+from indicifeval.records.layout import (
+    GROUND_ROWS,
+    RELEASE_INFO,
+    RELEASE_ROWS,
+    REVIEW_AGREEMENT,
+    REVIEW_DB,
+    REVIEW_VERDICTS,
+    TRANS_ROWS,
+)
 
 RELEASE_FORMAT = 1
-RELEASE_ROWS, RELEASE_INFO = "rows.jsonl", "release.json"
 ROW_FILES = {"trans": TRANS_ROWS, "ground": GROUND_ROWS}
 CORRECT, INCORRECT, DISPUTED = "correct", "incorrect", "disputed"
 # released + dropped + disputed + unreviewed = the rows of the split; released = correct + incorrect

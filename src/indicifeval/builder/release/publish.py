@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval._version import __version__
-from indicifeval.builder.release.card import NAME, PROVENANCE, card
+from indicifeval.builder.release.card import NAME, PROVENANCE, STATISTICS, card
 from indicifeval.builder.release.compat import (
     AUTHORS,
     CONVENTIONS,
@@ -24,7 +24,6 @@ from indicifeval.builder.release.compat import (
     exact_relations,
     to_authors,
 )
-from indicifeval.builder.release.finalize import RELEASE_INFO, RELEASE_ROWS
 from indicifeval.builder.release.licences import (
     DEFAULT_LICENSE,
     KNOWN_LICENCES,
@@ -39,6 +38,8 @@ from indicifeval.core.files import StagedFiles
 from indicifeval.core.secrets import check_env_name, redact_text
 from indicifeval.dataset import load_rows, write_hub_layout
 from indicifeval.dataset.hub_layout import configs
+from indicifeval.dataset.stats import dataset_stats
+from indicifeval.records.layout import RELEASE_INFO, RELEASE_ROWS
 
 HUB_FOLDER = HUB_FOLDERS["ours"]
 _REPO = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
@@ -113,11 +114,14 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
         name = f"{build.get('language')}-{'+'.join(build.get('subsets') or [])}.manifest.json"
         manifests[name] = json.dumps(build.get("manifest") or {}, ensure_ascii=False, indent=2) + "\n"
     pretty = NAME + (" (the authors' relation convention, lossy)" if relation_compat == AUTHORS else "")
+    stats = dataset_stats(rows, name=pretty, kind="release")  # the paper's dataset tables, of what is published
     text = card((hub / "README.md").read_text(encoding="utf-8"), rows, info, decision, list(manifests),
-                relation_lines=convention_lines(rows, relation_compat, changed), pretty_name=pretty)
+                relation_lines=convention_lines(rows, relation_compat, changed), pretty_name=pretty,
+                statistics=[*stats.to_markdown(heading=2).splitlines(), ""])
     with StagedFiles(hub) as files:
         files.write_text("README.md", text)
         files.write_text(f"{PROVENANCE}/{RELEASE_INFO}", json.dumps(info, ensure_ascii=False, indent=2) + "\n")
+        files.write_text(f"{PROVENANCE}/{STATISTICS}", json.dumps(stats.to_json(), ensure_ascii=False, indent=2) + "\n")
         for name, manifest in manifests.items():
             files.write_text(f"{PROVENANCE}/{name}", manifest)
     written += [hub / n for n in files.names if hub / n not in written]
