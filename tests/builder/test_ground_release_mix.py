@@ -18,7 +18,7 @@ import pytest
 from indicifeval.builder.ground.mining import stop_keys, tokens
 from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
 from indicifeval.builder.ground.requests import context_required_ids
-from indicifeval.builder.ground.select import Plan, load_plan, plan_names
+from indicifeval.builder.ground.select import Plan, load_plan, plan_label, plan_names
 from indicifeval.cli import main
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import load_rows
@@ -77,6 +77,8 @@ def test_the_paper_plan_on_the_shared_ne_corpus_gives_the_release_mix(tmp_path):
     assert main(argv) == 0
     rows = _assert_release_mix(tmp_path / "ne")
     assert len(rows) >= 60
+    manifest = json.loads((tmp_path / "ne" / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["stages"]["select"]["identity"]["params"]["plan"] == "paper"
     keywords = {r["kwargs"][0].get("keyword") or r["kwargs"][0].get("first_word") for r in rows} - {None}
     assert not keywords & stop_keys("ne")
 
@@ -128,6 +130,7 @@ def test_shipped_plans_resolve_by_name_and_a_path_still_works(tmp_path):
     own.write_text(json.dumps({"_note": "a comment", "first_word": 3, "sentences_and_paragraphs": {"4 in 2": 2}}),
                    encoding="utf-8")
     mine = load_plan(str(own))
+    assert plan_label(str(own)) == "mine.json" and plan_label(None) == "default"
     assert mine.first_word == 3 and mine.sentences_and_paragraphs == {(4, 2): 2} and mine.forbidden_word == 10
     tomllib = pytest.importorskip("tomllib")
     patterns = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]["indicifeval"]

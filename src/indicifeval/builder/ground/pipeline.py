@@ -12,7 +12,7 @@ from indicifeval.builder.ground import stages as ground_stages
 from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.generate import TRANSPORTS, GenerateSpec
 from indicifeval.builder.ground.mining import stop_fingerprint
-from indicifeval.builder.ground.select import load_plan, plan_path
+from indicifeval.builder.ground.select import load_plan, plan_label, plan_path
 from indicifeval.builder.project import BuildFolder, StageRecord
 from indicifeval.builder.release.licences import check_licence_id
 from indicifeval.builder.stages import (
@@ -134,7 +134,8 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
                            executor=shard_executor),
         "features": StageCall(inputs={"keywords": folder / ground_stages.KEYWORDS},
                               params={"language": language, "max_chars": mining.max_chars}, executor=shard_executor),
-        "select": StageCall(inputs={"plan": plan_file}, params={"language": language}),
+        # the plan by its shipped name or its file's name (never a local path), its content by hash
+        "select": StageCall(inputs={"plan": plan_file}, params={"language": language, "plan": plan_label(plan)}),
         "requests": StageCall(params={"language": language, "seed": chosen.seed,
                                       "context_required_share": chosen.context_required_share}),
         "generate": StageCall(inputs={"requests": folder / ground_stages.REQUESTS},

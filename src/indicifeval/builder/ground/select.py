@@ -150,6 +150,12 @@ def plan_path(plan: str | Path | None) -> Path:
                      name, field="plan")
 
 
+def plan_label(plan: str | Path | None) -> str:
+    """How a build records its plan: a shipped plan's name, else the file's name."""
+    name = "default" if plan is None else str(plan)
+    return name if name in plan_names() else Path(name).name
+
+
 def _place(seed: int, *parts: Any) -> str:
     return hashlib.sha256(json.dumps([seed, *parts], ensure_ascii=False).encode("utf-8")).hexdigest()
 
@@ -288,5 +294,5 @@ def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords
     return out
 
 
-__all__ = ["COMBINED", "CONSTRAINTS", "INSTRUCTION", "Plan", "instructions_of", "load_plan", "plan_names", "plan_path",
-           "recheck", "select_contexts"]
+__all__ = ["COMBINED", "CONSTRAINTS", "INSTRUCTION", "Plan", "instructions_of", "load_plan", "plan_label", "plan_names",
+           "plan_path", "recheck", "select_contexts"]
