@@ -253,3 +253,25 @@ def test_every_indic_profile_has_stop_words_in_its_own_script(code):
     for word in profile.stop_words:
         assert all(any(lo <= ord(c) <= hi for lo, hi in ranges) for c in word), (code, word)
         assert tokens(word) == [match_key(word)], (code, word)  # one word, as the keyword matcher sees it
+
+
+def test_a_folder_made_before_the_new_settings_goes_on_as_it_was_made(tmp_path):
+    """A folder whose vocab, select and requests stages ran before stop words, the plan's name
+    and the context-required share were recorded: the same command reruns nothing and asks
+    nothing (its keywords, contexts and requests stay what they were); naming a setting does."""
+    corpus, out = corpus_path("ne", tmp_path), tmp_path / "old"
+    gen = Generator(options={"answers": "fake:0.2"})
+    build_ground(out, "ne", corpus, None, gen, executor="serial", mining=MiningOptions(stop_words=False))
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    for stage, names in (("vocab", ("skip_top", "stop_words")), ("select", ("plan",)),
+                         ("requests", ("context_required_share",))):
+        for name in names:
+            manifest["stages"][stage]["identity"]["params"].pop(name)
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    rows = (out / "ground" / "rows.jsonl").read_bytes()
+    done = build_ground(out, "ne", corpus, None, gen, executor="serial")
+    assert not any(r.ran for r in done.values()) and (out / "ground" / "rows.jsonl").read_bytes() == rows
+    done = build_ground(out, "ne", corpus, None, gen, executor="serial", mining=MiningOptions(skip_top=0))
+    assert done["vocab"].reran_because and "stop_words" in done["vocab"].reran_because
+    assert not set(_keywords(out)) & stop_keys("ne")

@@ -141,6 +141,13 @@ class BuildFolder:
     def stages(self) -> dict[str, StageRecord]:
         return {name: StageRecord.from_json(rec) for name, rec in self.manifest().get("stages", {}).items()}
 
+    def made_without(self, stage: str, param: str) -> bool:
+        """Whether ``stage`` ran before ``param`` was one of its parameters (its record lacks it):
+        then a setting left at its default is left out, so the same command goes on as the folder
+        was made instead of redoing (and paying for) what the new default would change."""
+        record = self.stages().get(stage)
+        return record is not None and param not in (record.identity.get("params") or {})
+
     def _save(self, records: dict[str, StageRecord]) -> None:
         manifest = self.manifest()
         manifest["stages"] = {name: rec.to_json() for name, rec in records.items()}

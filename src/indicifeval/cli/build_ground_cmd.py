@@ -48,10 +48,11 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.add_argument("-j", "--workers", type=int, help="processes, or Ray CPUs (default: all cores)")
     g.add_argument("--ray-address", help="an existing Ray cluster (e.g. auto or ray://head:10001)")
     g.add_argument("--top-k", type=int, default=d.top_k, help="keyword candidates kept from the vocabulary")
-    g.add_argument("--skip-top", type=int, default=d.skip_top, metavar="K", help="leave out the K best-ranked "
-                   "words (after the stop words), as the authors' --from_k")
+    g.add_argument("--skip-top", type=int, metavar="K", help="leave out the K best-ranked words (after the stop "
+                   "words), as the authors' --from_k. Default: 0; a folder made before this option keeps its ranking")
     g.add_argument("--keep-stop-words", action="store_true", help="rank the profile's stop words too (the authors' "
-                   "ranking; by default they are left out, so keywords are content words)")
+                   "ranking; by default they are left out, so keywords are content words, except in a folder made "
+                   "before this option, which keeps its ranking)")
     g.add_argument("--min-length", type=int, default=d.min_length, help="letters a keyword has at least")
     g.add_argument("--max-chars", type=int, default=d.max_chars, help="the longest document kept as a context")
     g.add_argument("--shard-mb", type=float, default=d.shard_bytes / 2**20, help="a large JSONL file is cut "
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     generator = Generator(args.engine, args.model, options, args.transport, list(args.imports))
     mining = MiningOptions(args.top_k, args.min_length, max_chars=args.max_chars,
                            shard_bytes=max(1, int(args.shard_mb * 2**20)), skip_top=args.skip_top,
-                           stop_words=not args.keep_stop_words)
+                           stop_words=False if args.keep_stop_words else None)
     forced = forced_stages(args)
 
     try:

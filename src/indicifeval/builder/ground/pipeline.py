@@ -12,7 +12,7 @@ from indicifeval.builder.ground import stages as ground_stages
 from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.generate import TRANSPORTS, GenerateSpec
 from indicifeval.builder.ground.mining import stop_fingerprint
-from indicifeval.builder.ground.select import load_plan, plan_label, plan_path
+from indicifeval.builder.ground.select import Plan, load_plan, plan_label, plan_path
 from indicifeval.builder.project import BuildFolder, StageRecord
 from indicifeval.builder.release.licences import check_licence_id
 from indicifeval.builder.stages import (
@@ -41,8 +41,10 @@ class MiningOptions:
     min_df: int = 2
     max_chars: int = 1000
     shard_bytes: int = 64 << 20
-    skip_top: int = 0  # the best-ranked words left out (after the stop words), as the authors' --from_k
-    stop_words: bool = True  # leave the profile's stop words out of the ranking
+    # None: the default (no word skipped, stop words left out), except in a folder whose vocab
+    # stage ran before these settings: it keeps its ranking (BuildFolder.made_without)
+    skip_top: int | None = None  # the best-ranked words left out (after the stop words), as the authors' --from_k
+    stop_words: bool | None = None  # leave the profile's stop words out of the ranking
 
 
 @dataclass
@@ -105,7 +107,7 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
                          field="transport")
     check_stage_names(ground_stages.PIPELINE, until, force)
     mining = mining or MiningOptions()
-    if mining.skip_top < 0 or mining.top_k < 1:
+    if (mining.skip_top or 0) < 0 or mining.top_k < 1:
         raise InputError("--top-k must be at least 1 and --skip-top at least 0", field="skip_top")
     chosen = load_plan(plan)  # checked now, before any work
     plan_file = plan_path(plan)
@@ -123,21 +125,26 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
             made.append(create_executor(executor, workers, ray_address))
         return made[0]
 
+    ranking: dict[str, Any] = {}
+    if not (build.made_without("vocab", "stop_words") and mining.skip_top is None and mining.stop_words is None):
+        ranking = {"skip_top": mining.skip_top or 0,
+                   "stop_words": stop_fingerprint(language) if mining.stop_words is not False else "off"}
+    label = {} if build.made_without("select", "plan") else {"plan": plan_label(plan)}
+    share = {} if build.made_without("requests", "context_required_share") and \
+        chosen.context_required_share == Plan().context_required_share else \
+        {"context_required_share": chosen.context_required_share}
     before = build.stages().get("generate")  # an older version recorded the model's name alone
     legacy_ok = before is not None and before.identity.get("params", {}).get("model") == generator.model
     calls = {
         "shards": StageCall(inputs={} if hub else {"corpus": corpus},
                             params={"corpus": corpus_name, "revision": revision, "shard_bytes": mining.shard_bytes}),
         "vocab": StageCall(params={"language": language, "min_length": mining.min_length, "top_k": mining.top_k,
-                                   "min_df": mining.min_df, "skip_top": mining.skip_top,
-                                   "stop_words": stop_fingerprint(language) if mining.stop_words else "off"},
-                           executor=shard_executor),
+                                   "min_df": mining.min_df, **ranking}, executor=shard_executor),
         "features": StageCall(inputs={"keywords": folder / ground_stages.KEYWORDS},
                               params={"language": language, "max_chars": mining.max_chars}, executor=shard_executor),
         # the plan by its shipped name or its file's name (never a local path), its content by hash
-        "select": StageCall(inputs={"plan": plan_file}, params={"language": language, "plan": plan_label(plan)}),
-        "requests": StageCall(params={"language": language, "seed": chosen.seed,
-                                      "context_required_share": chosen.context_required_share}),
+        "select": StageCall(inputs={"plan": plan_file}, params={"language": language, **label}),
+        "requests": StageCall(params={"language": language, "seed": chosen.seed, **share}),
         "generate": StageCall(inputs={"requests": folder / ground_stages.REQUESTS},
                               params={"model": model}, model=generator.spec(legacy_ok)),
         "rows": StageCall(params={"language": language, "model": model,

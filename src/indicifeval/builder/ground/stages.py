@@ -229,8 +229,11 @@ def _requests(ctx: StageContext) -> list[GenerationTask]:
 @stage("requests", pipeline=PIPELINE, after=("select",), help="one generation request per context")
 def requests_stage(ctx: StageContext) -> dict[str, int]:
     contexts, seed = _contexts(ctx), ctx.params["seed"]
-    needs = context_required_ids(seed, [c.id for c in contexts], ctx.params.get("context_required_share", 0.1))
-    tasks = [make_request(c, seed, c.id in needs) for c in contexts]
+    if "context_required_share" in ctx.params:  # exactly the plan's share
+        needs = context_required_ids(seed, [c.id for c in contexts], ctx.params["context_required_share"])
+        tasks = [make_request(c, seed, c.id in needs) for c in contexts]
+    else:  # a folder made before the share was a plan setting: each item drawn alone, as then
+        tasks = [make_request(c, seed) for c in contexts]
     write_jsonl(ctx.output(REQUESTS), (t.to_json() for t in tasks))
     styles = Counter("context" if t.context_required else "no_context" for t in tasks)
     return {"requests": len(tasks), **dict(sorted(styles.items()))}

@@ -58,18 +58,15 @@ class TransSettings:
     def resolve(self, build: BuildFolder) -> dict[str, str]:
         """name -> value for the stage parameters; a setting left out of the dict is the
         folder's legacy value (not recorded, so its stage's identity is unchanged)."""
-        records = build.stages()
         out = {}
         for name, default in self.DEFAULTS.items():
             given = getattr(self, name)
-            record = records.get(self.STAGE[name])
-            legacy = record is not None and name not in (record.identity.get("params") or {})
             if given is not None:
                 if given not in self.CHOICES[name]:
                     raise InputError(f"{name} must be one of {', '.join(self.CHOICES[name])}, got {given!r}",
                                      field=name)
                 out[name] = given
-            elif not legacy:
+            elif not build.made_without(self.STAGE[name], name):
                 out[name] = default
         return out
 

@@ -36,7 +36,7 @@ class FakePromptWriter:
         context = _group(_CONTEXT.search(user)) or ""
         constraint = _group(_CONSTRAINT.search(user)) or ""
         word = _group(_QUOTED.search(constraint))
-        number = _group(_NUMBER.search(constraint))
+        numbers = _NUMBER.findall(constraint)  # "exactly S sentence(s) in exactly P paragraph(s)": both
         needs_slot = "must contain the exact text [INSERT CONTEXT HERE]" in user
         fault = None
         if self.faults and _unit("fault", user) < self.faults:
@@ -47,9 +47,9 @@ class FakePromptWriter:
         parts = [theme]
         if word and fault != "no_word":
             parts.append(f"'{word}'")
-        if number and fault != "no_number":
-            parts.append(number)
-        if "***" in constraint and number and int(number) > 1:
+        if numbers and fault != "no_number":
+            parts += numbers
+        if "***" in constraint and numbers and int(numbers[-1]) > 1:
             parts.append("***")
         if (needs_slot and fault != "slot") or (not needs_slot and fault == "slot"):
             parts.append(SLOT)
