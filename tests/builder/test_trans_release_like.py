@@ -81,6 +81,17 @@ def test_the_490_source_rows_build_with_the_release_instruction_lists(tmp_path, 
     assert "For example" not in rows[13]["prompt"] and "```JSON\n{\n...\n}\n```" in rows[13]["prompt"]
 
 
+def test_stats_against_the_release_shows_matching_instruction_lists(tmp_path):
+    """``indicifeval stats BUILD --against RELEASE``: every Trans row's list matches."""
+    source, release = shared_path(*SOURCE), shared_path(*RELEASE)
+    build_trans(tmp_path / "ne", "ne", str(source), _fake())
+    out = tmp_path / "against.json"
+    assert main(["stats", str(tmp_path / "ne"), "--against", str(release), "--language", "ne", "--subset", "trans",
+                 "--json", str(out), "--quiet"]) == 0
+    lists = json.loads(out.read_text(encoding="utf-8"))["instruction_lists"]
+    assert (lists["matched"], lists["same"], lists["differ"], lists["only_a"], lists["only_b"]) == (490, 490, 0, 0, 0)
+
+
 def test_source_instruction_lists_stay_available(tmp_path):
     source = shared_path(*SOURCE)
     build_trans(tmp_path / "b", "ne", str(source), _fake(), settings=TransSettings(instructions="source"))

@@ -25,7 +25,7 @@ PLACEHOLDER = re.compile(r"\{\{(\d+)\}\}")
 MANGLINGS = ("spaces", "single", "square", "native", "glue", "drop", "duplicate")
 RESTORABLE = frozenset({"spaces", "single", "square", "native"})
 _WORD = re.compile(r"[A-Za-z]+")
-_NATIVE = regex.compile(r"(?:(?![A-Za-z])[\p{L}\p{M}])+")
+_NATIVE = regex.compile(r"[\p{L}\p{M}]+")
 WORD_MANGLINGS = ("inflect", "drop")
 
 
@@ -55,6 +55,7 @@ class FakeTranslator:
         self.alphabet = list(alphabet)
         self.mangle, self.modes, self.seed = mangle, tuple(modes), seed
         self.digits = native_digits(self.alphabet)
+        self.script = unicodedata.name(self.alphabet[0], "").split(" ")[0]  # DEVANAGARI, TAMIL, ...
         self.mangled: dict[tuple[str, str], str] = {}  # (text, placeholder) -> mode
 
     def _word(self, word: str) -> str:
@@ -90,6 +91,8 @@ class FakeTranslator:
 
     def _native(self, text: str, match: regex.Match) -> str:
         word = match.group(0)
+        if not all(unicodedata.name(ch, "").startswith(self.script + " ") for ch in word):
+            return word  # only words in the target's script: the ones written in before translation
         hit = self._hit(text, "word:" + word)
         if hit is None:
             return word
@@ -98,7 +101,7 @@ class FakeTranslator:
         return word + self.alphabet[0] if mode == "inflect" else ""
 
     def _prose(self, text: str, piece: str) -> str:
-        if self.mangle > 0:
+        if self.mangle > 0 and self.script != "LATIN":  # Latin: English and inserted words look alike
             piece = _NATIVE.sub(lambda m: self._native(text, m), piece)
         return _WORD.sub(lambda m: self._word(m.group(0)), piece)
 
