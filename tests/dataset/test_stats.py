@@ -16,7 +16,6 @@ from indicifeval.builder import BuildFolder
 from indicifeval.builder.release import finalize
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import hub_record, load_rows, write_hub_layout
-from indicifeval.dataset.validation import validate
 from indicifeval.dataset.stats import (
     CONTEXT_REQUIRED_STYLES,
     VERIFICATION_TAGS,
@@ -25,6 +24,7 @@ from indicifeval.dataset.stats import (
     load_input,
     load_stats,
 )
+from indicifeval.dataset.validation import validate
 from indicifeval.records.layout import GROUND_ROWS, TRANS_ROWS, TRANS_SOURCE
 from tests.conftest import shared_path
 
