@@ -275,3 +275,34 @@ def test_a_folder_made_before_the_new_settings_goes_on_as_it_was_made(tmp_path):
     done = build_ground(out, "ne", corpus, None, gen, executor="serial", mining=MiningOptions(skip_top=0))
     assert done["vocab"].reran_because and "stop_words" in done["vocab"].reran_because
     assert not set(_keywords(out)) & stop_keys("ne")
+
+
+def _contexts_asked(plan: Plan) -> dict[str, int]:
+    return {"first_word": plan.first_word, "keyword_frequency": sum(plan.keyword_frequency.values()),
+            "forbidden_word": plan.forbidden_word, "number_sentences": sum(plan.number_sentences.values()),
+            "number_paragraphs": sum(plan.number_paragraphs.values())}
+
+
+def test_the_paper_plan_scales_to_the_release_size_with_its_mix(tmp_path):
+    from indicifeval.builder.ground.select import scaled
+
+    paper = load_plan("paper")
+    big = _contexts_asked(scaled(paper, 3.75))
+    assert abs(sum(big.values()) - 341) <= 3
+    release = {"first_word": 162, "keyword_frequency": 127, "forbidden_word": 25, "number_sentences": 24,
+               "number_paragraphs": 3}
+    for kind, count in release.items():
+        assert abs(100 * big[kind] / sum(big.values()) - 100 * count / 341) <= 3, kind
+    assert scaled(paper, 1) == paper and scaled(paper, 0.01).number_paragraphs == {1: 1}
+    with pytest.raises(InputError, match="scale must be above 0"):
+        scaled(paper, 0)
+    corpus, out = corpus_path("ne", tmp_path), tmp_path / "b"
+    base = ["build", "ground", str(out), "--lang", "ne", "--corpus", corpus, "--plan", "paper", "--until", "select",
+            "--quiet"]
+    assert main(base) == 0
+    params = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["stages"]["select"]["identity"]["params"]
+    assert "plan_scale" not in params  # recorded only when used
+    assert main([*base, "--plan-scale", "0.5"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["stages"]["select"]["identity"]["params"]["plan_scale"] == 0.5
+    assert manifest["stages"]["select"]["counts"]["contexts"] < sum(_contexts_asked(paper).values()) * 0.6

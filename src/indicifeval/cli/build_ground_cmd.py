@@ -36,6 +36,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.add_argument("--plan", help="a shipped plan by name (default; paper: the released IndicIFEval mix) or a "
                    "YAML or JSON plan file: contexts per constraint, lengths, seed, context-required share "
                    "(default: default)")
+    g.add_argument("--plan-scale", type=float, default=1.0, metavar="X", help="multiply every quota of the plan, "
+                   "its mix kept (the paper plan is sized for a small corpus: --plan paper --plan-scale 3.75 asks "
+                   "for the release's 341 rows from a large one)")
     g.add_argument("--backend", "--engine", dest="engine", default="mock", choices=tuple(OPTIONS),
                    help="the LLM backend for --transport online (--engine is the same flag; mock: "
                    "--mock-answers fake[:RATE], a fake writer spoiling RATE of its replies)")
@@ -79,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
     forced = forced_stages(args)
 
     try:
-        done = build_ground(args.folder, args.lang, args.corpus, args.plan, generator, executor=args.executor,
-                            workers=args.workers, ray_address=args.ray_address, mining=mining,
+        done = build_ground(args.folder, args.lang, args.corpus, args.plan, generator, plan_scale=args.plan_scale,
+                            executor=args.executor, workers=args.workers, ray_address=args.ray_address, mining=mining,
                             revision=args.revision, corpus_license=args.corpus_license, until=args.until,
                             force=forced, overwrite=args.overwrite,
                             on_stage=stage_reporter(args),

@@ -12,7 +12,7 @@ from indicifeval.builder.ground import stages as ground_stages
 from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.generate import TRANSPORTS, GenerateSpec
 from indicifeval.builder.ground.mining import stop_fingerprint
-from indicifeval.builder.ground.select import Plan, load_plan, plan_label, plan_path
+from indicifeval.builder.ground.select import Plan, load_plan, plan_label, plan_path, scaled
 from indicifeval.builder.project import BuildFolder, StageRecord
 from indicifeval.builder.release.licences import check_licence_id
 from indicifeval.builder.stages import (
@@ -86,15 +86,16 @@ class Generator:
 
 def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path | None, generator: Generator, *,
                  executor: str = "processes", workers: int | None = None, ray_address: str | None = None,
-                 mining: MiningOptions | None = None, revision: str | None = None,
+                 mining: MiningOptions | None = None, revision: str | None = None, plan_scale: float = 1.0,
                  corpus_license: str | None = None, until: str | None = None,
                  force: Iterable[str] = (), overwrite: bool = False,
                  on_stage: Callable[[str, StageRecord], None] | None = None,
                  progress: Callable[[str, int], Any] | None = None) -> dict[str, StageRecord]:
     """Run the Ground pipeline in ``out`` up to ``until`` (default: all); returns each stage's
     record. A batch transport stops at ``generate`` (``BatchPending``) until its results are
-    imported. ``corpus_license`` (an SPDX id) is recorded with the rows' provenance, where
-    ``build publish`` reads it (only when given: a folder made without it resumes as it was)."""
+    imported. ``plan_scale`` multiplies every quota of the plan. ``corpus_license`` (an SPDX
+    id) is recorded with the rows' provenance, where ``build publish`` reads it (only when
+    given: a folder made without it resumes as it was)."""
     from indicifeval.builder.executors import EXECUTORS, create_executor
 
     profile = get_profile(language)
@@ -109,7 +110,7 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
     mining = mining or MiningOptions()
     if (mining.skip_top or 0) < 0 or mining.top_k < 1:
         raise InputError("--top-k must be at least 1 and --skip-top at least 0", field="skip_top")
-    chosen = load_plan(plan)  # checked now, before any work
+    chosen = scaled(load_plan(plan), plan_scale)  # checked now, before any work
     plan_file = plan_path(plan)
     model = generator.identity()  # and the backend's options
     build = BuildFolder(out).create(language, overwrite)
@@ -129,7 +130,9 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
     if not (build.made_without("vocab", "stop_words") and mining.skip_top is None and mining.stop_words is None):
         ranking = {"skip_top": mining.skip_top or 0,
                    "stop_words": stop_fingerprint(language) if mining.stop_words is not False else "off"}
-    label = {} if build.made_without("select", "plan") else {"plan": plan_label(plan)}
+    label: dict[str, Any] = {} if build.made_without("select", "plan") else {"plan": plan_label(plan)}
+    if plan_scale != 1:  # recorded only when used, so a folder made without it is unchanged
+        label["plan_scale"] = plan_scale
     share = {} if build.made_without("requests", "context_required_share") and \
         chosen.context_required_share == Plan().context_required_share else \
         {"context_required_share": chosen.context_required_share}

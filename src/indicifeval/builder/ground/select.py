@@ -14,7 +14,7 @@ import heapq
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,26 @@ class Plan:
 
     def to_json(self) -> dict[str, Any]:
         return {k: ({_key(n): q for n, q in v.items()} if isinstance(v, dict) else v) for k, v in self.__dict__.items()}
+
+
+QUOTAS = ("keyword_frequency", "forbidden_word", "number_sentences", "number_paragraphs", "first_word",
+          "sentences_and_paragraphs")
+
+
+def scaled(plan: Plan, factor: float) -> Plan:
+    """``plan`` with every quota multiplied by ``factor`` (rounded; a quota above 0 stays at
+    least 1), its mix kept: ``--plan paper --plan-scale 3.75`` asks for the release's 341 rows."""
+    if factor <= 0:
+        raise InputError(f"the plan's scale must be above 0, got {factor}", field="plan_scale")
+
+    def one(n: int) -> int:
+        return max(1, round(n * factor)) if n else 0
+
+    out = replace(plan)
+    for name in QUOTAS:
+        value = getattr(plan, name)
+        setattr(out, name, {k: one(v) for k, v in value.items()} if isinstance(value, dict) else one(value))
+    return out
 
 
 def _key(n: int | tuple[int, int]) -> str:

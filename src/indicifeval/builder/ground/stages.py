@@ -33,7 +33,7 @@ from indicifeval.builder.ground.mining import (
 )
 from indicifeval.builder.ground.requests import context_required_ids, make_request
 from indicifeval.builder.ground.rows import build_row
-from indicifeval.builder.ground.select import load_plan, select_contexts
+from indicifeval.builder.ground.select import load_plan, scaled, select_contexts
 from indicifeval.builder.stages import StageContext, stage
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import atomic_writer, sha256_of, write_text
@@ -204,7 +204,7 @@ def _feature_records(ctx: StageContext) -> Iterator[dict]:
 
 @stage("select", pipeline=PIPELINE, after=("features",), help="contexts per the plan, each re-checked")
 def select_stage(ctx: StageContext) -> dict[str, int]:
-    plan = load_plan(ctx.inputs.get("plan"))
+    plan = scaled(load_plan(ctx.inputs.get("plan")), ctx.params.get("plan_scale", 1))
     rejected: list[dict] = []
     duplicates: list[str] = []
     contexts = select_contexts(_feature_records(ctx), plan, ctx.params["language"], keyword_list(ctx), rejected,
