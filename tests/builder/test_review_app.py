@@ -46,7 +46,7 @@ def review(folders):
 def client(review, name: str | None = None) -> TestClient:
     c = TestClient(create_app(review), follow_redirects=False)
     if name:
-        r = c.post("/login", data={"token": token(name)})
+        r = c.post("/login", data={"token": token(name), "csrf": csrf(c.get("/login").text)})
         assert r.status_code == 303 and r.headers["location"] == "/next"
     return c
 

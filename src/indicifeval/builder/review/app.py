@@ -8,7 +8,6 @@ assigned to them, an admin sees all and adjudicates."""
 from __future__ import annotations
 
 import hmac
-import secrets
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -20,25 +19,25 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from indicifeval.builder.review.auth import SESSION_COOKIE, Auth
 from indicifeval.builder.review.desk import ReviewDesk
 from indicifeval.builder.review.items import workflows
 from indicifeval.builder.review.pages import fonts_css, item_view
 from indicifeval.builder.review.store import ReviewStore
 from indicifeval.core.errors import InputError
 
-COOKIE = "review_session"
+COOKIE = SESSION_COOKIE
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; img-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
 
 class Review:
-    """The web side of a review: the desk (the domain), the annotators' tokens (hashed), the
-    sessions, and the page templates."""
+    """The web side of a review: the desk (the domain), the guard (tokens, sessions, login;
+    ``auth.py``), and the page templates."""
 
-    def __init__(self, desk: ReviewDesk, annotators: dict[str, tuple[str, str]]):
+    def __init__(self, desk: ReviewDesk, auth: Auth):
         self.desk = desk
-        self.annotators = annotators  # token sha256 -> (name, role)
-        self.sessions: dict[str, dict[str, str]] = {}
+        self.auth = auth
         self.env = Environment(loader=PackageLoader("indicifeval.builder.review", "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
 
@@ -52,8 +51,7 @@ class Review:
         return _secure(HTMLResponse(html, status_code=status))
 
     def session(self, request: Request) -> dict[str, str] | None:
-        sid = request.cookies.get(COOKIE)
-        return self.sessions.get(sid) if sid else None
+        return self.auth.session(request)
 
 
 def _secure(response: Response) -> Response:
@@ -76,7 +74,10 @@ def create_app(review: Review) -> Starlette:
         return session if session is not None else _to("/login")
 
     async def checked_form(request: Request) -> tuple[dict[str, str], Any] | Response:
-        """(session, form) of a POST whose CSRF token is the session's; a refusal otherwise."""
+        """(session, form) of a same-site POST whose CSRF token is the session's; a refusal otherwise."""
+        why = review.auth.cross_site(request)
+        if why is not None:
+            return _secure(PlainTextResponse(f"refused: {why}", status_code=403))
         session = review.session(request)
         if session is None:
             return _secure(PlainTextResponse("not logged in", status_code=403))
@@ -97,28 +98,16 @@ def create_app(review: Review) -> Starlette:
         return session, form, item_id
 
     async def login(request: Request) -> Response:
-        if request.method == "GET":
-            return review.render("login.html", request)
-        form = await request.form()
-        from indicifeval.builder.review.store import token_hash
+        def page(status: int, error: str | None, login_csrf: str) -> Response:
+            return review.render("login.html", request, status=status, error=error, login_csrf=login_csrf)
 
-        who = review.annotators.get(token_hash(str(form.get("token", ""))))
-        if who is None:
-            return review.render("login.html", request, status=403, error="unknown token")
-        sid = secrets.token_urlsafe(32)
-        review.sessions[sid] = {"annotator": who[0], "role": who[1], "csrf": secrets.token_urlsafe(32)}
-        response = _to("/next")
-        response.set_cookie(COOKIE, sid, httponly=True, samesite="strict", path="/")
-        return response
+        return _secure(await review.auth.login(request, page))
 
     async def logout(request: Request) -> Response:
         checked = await checked_form(request)
         if isinstance(checked, Response):
             return checked
-        review.sessions.pop(request.cookies.get(COOKIE, ""), None)
-        response = _to("/login")
-        response.delete_cookie(COOKIE, path="/")
-        return response
+        return review.auth.logout(request, _to("/login"))
 
     async def next_item(request: Request) -> Response:
         session = needs_session(request)

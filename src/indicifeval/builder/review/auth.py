@@ -1,0 +1,395 @@
+"""Who may use the review app, and for how long. Annotator tokens are random, shown once and
+kept only as scrypt hashes (per-token salt, parameters recorded); sessions are server-side
+(random ids kept as their SHA-256), expire, and can be ended from the command line while the
+server runs; the login form has its own CSRF guard and a rate limit. These secrets live in
+their own SQLite file (0600) beside the annotators file, never in a build folder, so the
+verdict store and its exports carry none."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from indicifeval.core.errors import InputError
+from indicifeval.core.files import describe_os_error, ensure_folder
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+SESSION_COOKIE, LOGIN_COOKIE = "review_session", "review_login"
+SCRYPT = {"n": 1 << 14, "r": 8, "p": 1}  # 16 MiB, ~60 ms: ample for 256-bit random tokens
+DB_MODE, EXPORT_MODE = 0o600, 0o640  # the review's databases: the owner's; exports: also their group's
+FAILURES, WINDOW = 5, 60.0  # failed logins allowed per address and per annotator in WINDOW seconds
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tokens (name TEXT PRIMARY KEY, kdf TEXT, n INTEGER, r INTEGER, p INTEGER,
+    salt BLOB, hash BLOB, issued REAL);
+CREATE TABLE IF NOT EXISTS sessions (id_sha256 TEXT PRIMARY KEY, name TEXT, csrf TEXT, created REAL);
+CREATE INDEX IF NOT EXISTS sessions_by_name ON sessions (name);
+"""
+
+
+def auth_path(annotators_file: str | Path) -> Path:
+    """The secrets of a team: ``annotators.yaml`` -> ``annotators.auth.sqlite`` beside it."""
+    path = Path(annotators_file)
+    return path.with_name(path.stem + ".auth.sqlite")
+
+
+def create_private(path: str | Path, mode: int = DB_MODE) -> Path:
+    """Make ``path`` (empty) with exactly ``mode`` whatever the umask, or set an existing file
+    (and its SQLite journals, which SQLite creates with the database's own mode) to it."""
+    path = Path(path)
+    ensure_folder(path.parent)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        os.close(fd)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise describe_os_error(exc, path) from None
+    for each in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+        try:
+            os.chmod(each, mode)
+        except FileNotFoundError:
+            continue
+        except OSError:  # not ours to change: its owner decided
+            continue
+    return path
+
+
+def restrict_handle(fh: Any, mode: int = EXPORT_MODE) -> None:
+    """Set an open file (an atomic writer's staged file) to ``mode`` before any content is in it."""
+    if os.chmod in os.supports_fd:
+        os.chmod(fh.fileno(), mode)
+
+
+def scrub_old_hashes(db: str | Path) -> bool:
+    """Review databases made before tokens left them held unsalted SHA-256 token hashes (the
+    ``annotators`` table): dropped, their pages overwritten. True when there was one."""
+    db = Path(db)
+    if not db.is_file():
+        return False
+    con = sqlite3.connect(db, timeout=10)
+    try:
+        if not con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'annotators'").fetchall():
+            return False
+        con.execute("PRAGMA secure_delete = ON")
+        con.execute("DROP TABLE annotators")
+        con.commit()
+        con.execute("VACUUM")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return True
+    finally:
+        con.close()
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _scrypt(token: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return hashlib.scrypt(token.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=256 * r * n + (1 << 20), dklen=32)
+
+
+class TokenStore:
+    """The secrets file: one scrypt hash per annotator, and the open sessions. ``path`` None:
+    in memory (tests, the Python API). Safe to use from the server's threads, and from a
+    second process (``build review revoke``) while the server runs."""
+
+    def __init__(self, path: str | Path | None, clock: Callable[[], float] = time.time):
+        self.clock = clock
+        self._lock = threading.Lock()
+        if path is not None:
+            path = create_private(path, DB_MODE)
+        try:
+            self._db = sqlite3.connect(":memory:" if path is None else path, check_same_thread=False,
+                                       isolation_level=None, timeout=10)
+            with self._lock:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA secure_delete=ON")  # a voided hash or ended session leaves no trace
+                self._db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise InputError(f"cannot open the review's secrets file: {exc}", str(path)) from None
+
+    def _run(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return list(self._db.execute(sql, args))
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def issue(self, name: str) -> str:
+        """A new random token for ``name`` (``NAME.SECRET``), replacing any earlier one and
+        ending their sessions. Returned once; only its scrypt hash is kept."""
+        token = f"{name}.{secrets.token_urlsafe(32)}"
+        salt = os.urandom(16)
+        digest = _scrypt(token, salt, **SCRYPT)
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("INSERT OR REPLACE INTO tokens VALUES (?,?,?,?,?,?,?,?)",
+                             (name, "scrypt", SCRYPT["n"], SCRYPT["r"], SCRYPT["p"], salt, digest, self.clock()))
+            self._db.execute("DELETE FROM sessions WHERE name = ?", (name,))
+            self._db.execute("COMMIT")
+        return token
+
+    def names(self) -> set[str]:
+        """The annotators holding an issued token."""
+        return {r[0] for r in self._run("SELECT name FROM tokens")}
+
+    def verify(self, name: str, token: str) -> bool:
+        rows = self._run("SELECT kdf, n, r, p, salt, hash FROM tokens WHERE name = ?", (name,))
+        if not rows or rows[0][0] != "scrypt":
+            return False
+        _, n, r, p, salt, digest = rows[0]
+        return hmac.compare_digest(_scrypt(token, salt, n, r, p), digest)
+
+    def revoke(self, name: str, sessions_only: bool = False) -> tuple[bool, int]:
+        """End every session of ``name`` and (unless ``sessions_only``) void their token:
+        (a token was voided, sessions ended)."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            ended = self._db.execute("DELETE FROM sessions WHERE name = ?", (name,)).rowcount
+            voided = 0 if sessions_only else self._db.execute("DELETE FROM tokens WHERE name = ?", (name,)).rowcount
+            self._db.execute("COMMIT")
+        return bool(voided), int(ended)
+
+    def start_session(self, name: str, max_age: float) -> tuple[str, str]:
+        """(session id, its CSRF token) for ``name``; sessions older than ``max_age`` go."""
+        sid, csrf, now = secrets.token_urlsafe(32), secrets.token_urlsafe(32), self.clock()
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM sessions WHERE created <= ?", (now - max_age,))
+            self._db.execute("INSERT INTO sessions VALUES (?,?,?,?)", (_sha256(sid), name, csrf, now))
+            self._db.execute("COMMIT")
+        return sid, csrf
+
+    def session(self, sid: str, max_age: float) -> tuple[str, str] | None:
+        """(name, CSRF token) of an open session not older than ``max_age`` seconds."""
+        rows = self._run("SELECT name, csrf, created FROM sessions WHERE id_sha256 = ?", (_sha256(sid),))
+        if not rows:
+            return None
+        name, csrf, created = rows[0]
+        if created + max_age <= self.clock():
+            self.end_session(sid)
+            return None
+        return name, csrf
+
+    def end_session(self, sid: str) -> None:
+        self._run("DELETE FROM sessions WHERE id_sha256 = ?", (_sha256(sid),))
+
+
+class LoginLimit:
+    """At most ``failures`` failed logins per key (an address, an annotator) in ``window``
+    seconds; in memory, so a restart forgets (as it should: the limit slows guessing down, the
+    tokens' 256 bits are what stop it)."""
+
+    def __init__(self, failures: int = FAILURES, window: float = WINDOW, clock: Callable[[], float] = time.time):
+        self.failures, self.window, self.clock = failures, window, clock
+        self._seen: dict[tuple[str, str], deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, key: tuple[str, str], now: float) -> deque[float]:
+        times = self._seen.get(key, deque())
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        return times
+
+    def wait(self, keys: Iterable[tuple[str, str]]) -> int:
+        """Seconds before any of ``keys`` may try again; 0: now."""
+        now, worst = self.clock(), 0.0
+        with self._lock:
+            for key in keys:
+                times = self._recent(key, now)
+                if len(times) >= self.failures:
+                    worst = max(worst, times[len(times) - self.failures] + self.window - now)
+        return math.ceil(worst) if worst > 0 else 0
+
+    def failed(self, keys: Iterable[tuple[str, str]]) -> None:
+        now = self.clock()
+        with self._lock:
+            for key in keys:
+                self._seen[key] = self._recent(key, now)
+                self._seen[key].append(now)
+            if len(self._seen) > 10_000:  # many addresses: forget those with nothing recent
+                self._seen = {k: v for k, v in self._seen.items() if self._recent(k, now)}
+
+    def succeeded(self, key: tuple[str, str]) -> None:
+        """The annotator got in: their count starts again. An address's does not, or one valid
+        token would let its holder guess the others' without limit."""
+        with self._lock:
+            self._seen.pop(key, None)
+
+
+class Auth:
+    """The app's guard: login and logout, the session of a request, whether a post is from
+    this site, the client's address and whether its connection is HTTPS."""
+
+    def __init__(self, store: TokenStore, roster: Mapping[str, str], clear_tokens: Mapping[str, str] | None = None,
+                 session_hours: float = 12.0, behind_https: bool = False, trusted_proxies: Iterable[str] = (),
+                 limit: LoginLimit | None = None):
+        """``roster``: name -> role; ``clear_tokens``: name -> a token written in the
+        annotators file (older files; works while it is there)."""
+        if not session_hours > 0:
+            raise InputError("sessions must last more than 0 hours", field="session-hours")
+        self.store, self.roster, self.clear = store, dict(roster), dict(clear_tokens or {})
+        self.max_age, self.behind_https = session_hours * 3600, behind_https
+        self.trusted = frozenset(trusted_proxies)
+        self.limit = limit or LoginLimit(clock=store.clock)
+        prefix = "__Host-" if behind_https else ""  # a __Host- cookie cannot be planted by a sibling domain
+        self.session_cookie, self.login_cookie = prefix + SESSION_COOKIE, prefix + LOGIN_COOKIE
+
+    def missing(self) -> list[str]:
+        """Annotators of the roster with no token at all."""
+        issued = self.store.names()
+        return [n for n in self.roster if n not in self.clear and n not in issued]
+
+    def issue(self, names: Iterable[str] | None = None) -> dict[str, str]:
+        """New tokens, name -> token (to be shown once): for ``names`` (each replacing their
+        old one and ending their sessions), or for every annotator who has none."""
+        chosen = list(dict.fromkeys(names)) if names is not None else self.missing()
+        for name in chosen:
+            if name not in self.roster:
+                raise InputError(f"{name!r} is not in the annotators file", field="name")
+            if name in self.clear:
+                raise InputError(f"{name}'s token is written in the annotators file: delete it there first",
+                                 field=name)
+        return {name: self.store.issue(name) for name in chosen}
+
+    # -- the request ------------------------------------------------------------------------
+    def client(self, request: Request) -> str:
+        """The client's address: the connection's, or from a trusted proxy the last address
+        in X-Forwarded-For that is not itself a trusted proxy."""
+        peer = request.client.host if request.client else ""
+        if peer in self.trusted:
+            hops = [h.strip() for h in request.headers.get("x-forwarded-for", "").split(",") if h.strip()]
+            return next((h for h in reversed(hops) if h not in self.trusted), peer)
+        return peer
+
+    def secure(self, request: Request) -> bool:
+        if self.behind_https:
+            return True
+        peer = request.client.host if request.client else ""
+        proto = request.headers.get("x-forwarded-proto", "").split(",")[-1].strip().lower()
+        return peer in self.trusted and proto == "https"
+
+    @staticmethod
+    def cross_site(request: Request) -> str | None:
+        """Why a post did not come from this site's own pages, or None. Browsers say so in
+        Sec-Fetch-Site, older ones in Origin or Referer; a client sending none of them (not a
+        browser) still needs the form's CSRF token."""
+        site = request.headers.get("sec-fetch-site")
+        if site is not None:
+            return None if site in ("same-origin", "none") else f"a {site} request"
+        host = request.headers.get("host", "").lower()
+        for header in ("origin", "referer"):
+            value = request.headers.get(header)
+            if value:
+                return None if urlsplit(value).netloc.lower() == host else f"{header} {value} is another site"
+        return None
+
+    def session(self, request: Request) -> dict[str, str] | None:
+        """{annotator, role, csrf} of the request's session, or None (none, expired, ended,
+        or its annotator is no longer in the annotators file)."""
+        cached = getattr(request.state, "review_session", False)
+        if cached is not False:
+            return cached
+        sid = request.cookies.get(self.session_cookie)
+        found = self.store.session(sid, self.max_age) if sid else None
+        out = None
+        if found is not None and found[0] in self.roster:
+            out = {"annotator": found[0], "role": self.roster[found[0]], "csrf": found[1]}
+        request.state.review_session = out
+        return out
+
+    def _cookie(self, response: Response, request: Request, name: str, value: str, max_age: int | None) -> None:
+        # SameSite=Strict for both: no cross-site request carries them, and the login form and
+        # its post are always same-site; the cost is a fresh login after following an outside link
+        response.set_cookie(name, value, max_age=max_age, path="/", secure=self.secure(request), httponly=True,
+                            samesite="strict")
+
+    # -- login and logout -------------------------------------------------------------------
+    def _named(self, token: str) -> str | None:
+        name = token.rsplit(".", 1)[0] if "." in token else None
+        return name if name in self.roster else None
+
+    def check(self, token: str) -> str | None:
+        """The annotator whose token this is, or None."""
+        found = None
+        for name, clear in self.clear.items():  # every one compared, in constant time
+            if hmac.compare_digest(token.encode("utf-8"), clear.encode("utf-8")):
+                found = name
+        if found is not None:
+            return found
+        name = self._named(token)
+        return name if name is not None and self.store.verify(name, token) else None
+
+    async def login(self, request: Request, page: Callable[[int, str | None, str], Response]) -> Response:
+        """GET: the form, with a fresh pre-session CSRF cookie; POST: a same-site post whose
+        form token matches that cookie, within the rate limit, with a known token -> a new
+        session. ``page(status, error, csrf)`` renders the login page."""
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import PlainTextResponse, RedirectResponse
+
+        def form_page(status: int, error: str | None, value: str | None = None) -> Response:
+            value = value or secrets.token_urlsafe(32)
+            response = page(status, error, value)
+            self._cookie(response, request, self.login_cookie, value, None)
+            return response
+
+        if request.method != "POST":
+            return form_page(200, None)
+        why = self.cross_site(request)
+        if why is not None:
+            return PlainTextResponse(f"login refused: {why}", status_code=403)
+        form = await request.form()
+        expected = request.cookies.get(self.login_cookie, "")
+        if not expected or not hmac.compare_digest(expected, str(form.get("csrf", ""))):
+            return form_page(403, "this login form is stale or not this site's: log in again")
+        token = str(form.get("token", "")).strip()
+        named = self._named(token)
+        keys = [("address", self.client(request))] + ([("name", named)] if named else [])
+        wait = self.limit.wait(keys)
+        if wait:
+            response = form_page(429, f"too many failed logins: try again in {wait} s", expected)
+            response.headers["Retry-After"] = str(wait)
+            return response
+        who = await run_in_threadpool(self.check, token)
+        if who is None:
+            self.limit.failed(keys)
+            return form_page(403, "unknown token", expected)
+        self.limit.succeeded(("name", who))
+        old = request.cookies.get(self.session_cookie)
+        if old:
+            self.store.end_session(old)
+        sid, _ = self.store.start_session(who, self.max_age)
+        response = RedirectResponse("/next", status_code=303)
+        self._cookie(response, request, self.session_cookie, sid, int(self.max_age))
+        response.delete_cookie(self.login_cookie, path="/", secure=self.secure(request), httponly=True,
+                               samesite="strict")
+        return response
+
+    def logout(self, request: Request, response: Response) -> Response:
+        """End the request's session on the server, and its cookie."""
+        sid = request.cookies.get(self.session_cookie)
+        if sid:
+            self.store.end_session(sid)
+        response.delete_cookie(self.session_cookie, path="/", secure=self.secure(request), httponly=True,
+                               samesite="strict")
+        return response
+
+
+__all__ = ["DB_MODE", "EXPORT_MODE", "LOGIN_COOKIE", "SCRYPT", "SESSION_COOKIE", "Auth", "LoginLimit", "TokenStore",
+           "auth_path", "create_private", "restrict_handle", "scrub_old_hashes"]
