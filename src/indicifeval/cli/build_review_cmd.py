@@ -23,13 +23,31 @@ def register(verbs: argparse._SubParsersAction) -> None:
                          description="Serve the review app over build folders (SQLite in each folder's review/). "
                          "Binds to 127.0.0.1 unless told otherwise; every page needs an annotator's token.")
     s.add_argument("folders", nargs="+", metavar="BUILD_DIR")
-    s.add_argument("--annotators", required=True, help="JSON or YAML: name: token, or name: {token, role: admin}")
+    s.add_argument("--annotators", required=True, help="JSON or YAML: name: annotator or name: admin; each new "
+                   "name gets a random token, printed once (its hash goes to FILE's .auth.sqlite beside it)")
     s.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     s.add_argument("--port", type=int, default=8765, help="the port")
     s.add_argument("--overlap", type=float, default=0.2, help="share of items seen by two annotators")
     s.add_argument("--seed", type=int, default=0, help="seeds the order and the overlap")
+    s.add_argument("--session-hours", type=float, default=12.0, help="a login lasts this long")
+    s.add_argument("--behind-https", action="store_true",
+                   help="the app is reached over HTTPS (a TLS proxy in front): cookies are Secure")
+    s.add_argument("--trusted-proxy", action="append", type=_address, metavar="ADDRESS",
+                   help="a proxy in front of the app: its X-Forwarded-For names the client (for the login "
+                   "limit) and X-Forwarded-Proto: https makes cookies Secure; repeat for several")
     _debug(s)
     s.set_defaults(handler=serve)
+    for name, help_text in (("issue", "new random tokens, each printed once"),
+                            ("revoke", "end an annotator's sessions and void their token")):
+        t = steps.add_parser(name, formatter_class=HelpFormatter, help=help_text, description=help_text + (
+            ": for the names given (replacing their old token and ending their sessions), else for everyone in "
+            "the annotators file who has none." if name == "issue" else "; works while the server runs."))
+        t.add_argument("names", nargs="*" if name == "issue" else "+", metavar="NAME")
+        t.add_argument("--annotators", required=True, help="the annotators file the server is started with")
+        if name == "revoke":
+            t.add_argument("--sessions-only", action="store_true", help="log them out everywhere, keep the token")
+        _debug(t)
+        t.set_defaults(handler=issue if name == "issue" else revoke)
     for name, help_text in (("export", "write review/verdicts.jsonl from the app's database"),
                             ("agreement", "agreement per question and language, with bootstrap intervals")):
         e = steps.add_parser(name, formatter_class=HelpFormatter, help=help_text, description=help_text + ".")
@@ -77,13 +95,72 @@ def register(verbs: argparse._SubParsersAction) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from indicifeval.builder.review.serve import hold_folders, open_review, read_annotators
+    from indicifeval.builder.review.serve import hold_folders, open_auth, open_review, read_annotators
     from indicifeval.builder.review.serve import serve as run
     from indicifeval.cli.output import console, err_console
 
     with hold_folders(args.folders):  # no rebuild while people review (and no second server)
-        return _serve(args, open_review(args.folders, read_annotators(args.annotators), args.overlap, args.seed),
-                      run, console, err_console)
+        annotators = read_annotators(args.annotators)
+        auth = open_auth(args.annotators, annotators, session_hours=args.session_hours,
+                         behind_https=args.behind_https, trusted_proxies=args.trusted_proxy or ())
+        review = open_review(args.folders, annotators, args.overlap, args.seed, auth=auth)
+        if auth.clear:
+            err_console.print(f"note: {args.annotators} holds {len(auth.clear)} token(s) in clear; anyone who reads "
+                              "it can log in as them: delete them there and the next start issues random ones",
+                              soft_wrap=True, markup=False)
+        if args.host not in ("127.0.0.1", "localhost", "::1") and not args.behind_https:
+            err_console.print("note: without --behind-https (HTTPS in front of the app) tokens and session cookies "
+                              "cross the network in clear", soft_wrap=True)
+        _show_tokens(auth.issue(), console)  # for whoever has no token yet
+        return _serve(args, review, run, console, err_console)
+
+
+def _address(value: str) -> str:
+    import ipaddress
+
+    try:
+        return str(ipaddress.ip_address(value))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an IP address: {value!r}") from None
+
+
+def _show_tokens(tokens: dict[str, str], console) -> None:
+    if tokens:
+        console.print("new tokens, shown only now (only their scrypt hashes are kept); give each person theirs:",
+                      soft_wrap=True)
+    for name, token in tokens.items():
+        console.print(f"  {name}: {token}", soft_wrap=True, markup=False)
+
+
+def _auth(args: argparse.Namespace):
+    from indicifeval.builder.review.serve import open_auth, read_annotators
+
+    return open_auth(args.annotators, read_annotators(args.annotators))
+
+
+def issue(args: argparse.Namespace) -> int:
+    from indicifeval.cli.output import console
+
+    auth = _auth(args)
+    tokens = auth.issue(args.names or None)
+    if not tokens:
+        console.print(f"everyone in {args.annotators} has a token; name someone to give them a new one",
+                      soft_wrap=True, markup=False)
+    _show_tokens(tokens, console)
+    return 0
+
+
+def revoke(args: argparse.Namespace) -> int:
+    from indicifeval.cli.output import console
+
+    auth = _auth(args)
+    for name in dict.fromkeys(args.names):
+        voided, ended = auth.store.revoke(name, args.sessions_only)
+        said = (["token voided"] if voided else []) + [f"{ended} session(s) ended"]
+        if name in auth.clear and not args.sessions_only:
+            said.append(f"but the token written in {args.annotators} still works: delete it there")
+        console.print(f"{name}: {'; '.join(said)}", soft_wrap=True, markup=False)
+    return 0
 
 
 def _serve(args: argparse.Namespace, review, run, console, err_console) -> int:
