@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from indicifeval.core.errors import IndicIFEvalError
+from indicifeval.core.errors import IndicIFEvalError, InputError
 
 
 class UnknownLanguageError(IndicIFEvalError, KeyError):
@@ -73,6 +73,14 @@ class LanguageProfile:
     # frequent words (space-separated) that outvote CLD2 calling a sentence of them another
     # language of the script because of a few names
     function_words: str = ""
+    # Identification hints, as world.json has them (a profile's declaration wins over it):
+    # the codes CLD2 gives the language's text (Maithili is CLD2's "bh"; default: its own code),
+    # CLD2's codes for close languages it may name instead (read as this one unless another
+    # language claims them), langdetect's codes for it, and the marker words against neighbours.
+    cld2: tuple[str, ...] = field(default=(), hash=False, compare=False)
+    cld2_also: tuple[str, ...] = field(default=(), hash=False, compare=False)
+    langdetect: tuple[str, ...] = field(default=(), hash=False, compare=False)
+    markers: dict | None = field(default=None, hash=False, compare=False)
     # words the Ground keyword ranking leaves out (postpositions, auxiliaries, pronouns,
     # conjunctions, particles in their usual forms): a keyword should be a content word
     stop_words: tuple[str, ...] = field(default=(), hash=False, compare=False)
@@ -127,6 +135,16 @@ def _words(value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _codes(value: object, key: str) -> tuple[str, ...]:
+    """A code or a list of codes (``"cld2": ["bh"]``); anything else is a bad profile."""
+    if value is None:
+        return ()
+    codes = [value] if isinstance(value, str) else value
+    if not isinstance(codes, list) or not all(isinstance(c, str) and c.strip() == c and c for c in codes):
+        raise ValueError(f"{key} must be a code or a list of codes")
+    return tuple(codes)
+
+
 def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
     paper = data["paper"]
     defaults = data["defaults"]
@@ -149,6 +167,10 @@ def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
         distinctive_letters=data.get("distinctive_letters", ""),
         distinctive_endings=data.get("distinctive_endings"),
         function_words=data.get("function_words", ""),
+        cld2=_codes(data.get("cld2"), "cld2"),
+        cld2_also=_codes(data.get("cld2_also"), "cld2_also"),
+        langdetect=_codes(data.get("langdetect"), "langdetect"),
+        markers=data.get("markers"),
         stop_words=_words(data.get("stop_words")),
         subsets=tuple(data["subsets"]) if data.get("subsets") else None,
         default_letters=tuple(defaults.get("letters", "")),
@@ -175,27 +197,76 @@ def _read_json(*parts: str) -> dict:
 PROFILE_PATH_ENV = "INDICIFEVAL_PROFILE_PATH"
 
 
-def _profile_folders() -> list:
-    """The shipped profiles, then any folders named in $INDICIFEVAL_PROFILE_PATH (a later
-    folder's profile replaces an earlier one with the same code)."""
-    folders = [resources.files("indicifeval.languages").joinpath("profiles")]
-    extra = os.environ.get(PROFILE_PATH_ENV, "")
-    folders += [Path(p) for p in extra.split(os.pathsep) if p]
-    return folders
+def _profile_entries() -> list:
+    """Where profiles are looked for: the folders (or single ``.json`` files) named in
+    $INDICIFEVAL_PROFILE_PATH, in order, then the shipped profiles; the first profile found
+    for a code is the one used, so a user's profile replaces a shipped one."""
+    entries: list = []
+    for part in os.environ.get(PROFILE_PATH_ENV, "").split(os.pathsep):
+        if not part:
+            continue
+        path = Path(part).expanduser()
+        if not path.exists():
+            raise InputError(f"${PROFILE_PATH_ENV} names {part}, which does not exist (a folder of <code>.json "
+                             f"profiles, or one profile file; several separated by {os.pathsep!r})", part)
+        entries.append(path)
+    entries.append(resources.files("indicifeval.languages").joinpath("profiles"))
+    return entries
+
+
+def _files_of(entry) -> list:
+    if entry.is_file():
+        return [entry]
+    return sorted((p for p in entry.iterdir() if p.name.endswith(".json")), key=lambda p: p.name)
+
+
+def read_profile_file(path) -> LanguageProfile:
+    """One profile file, checked as far as loading needs: JSON, the keys the scorer reads, a
+    code that is its file's name, a script scripts.json knows. Bad input is one line."""
+    name = str(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not a JSON profile: {exc.msg}", name, exc.lineno) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8", name) from None
+    if not isinstance(data, dict):
+        raise InputError("a profile is a JSON object", name)
+    try:
+        profile = _profile_from_json(data, name)
+    except KeyError as exc:
+        raise InputError(f"bad language profile: the key {exc} is missing", name) from None
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise InputError(f"bad language profile: {exc}", name) from None
+    stem = path.name[: -len(".json")] if path.name.endswith(".json") else path.name
+    if stem != profile.code:
+        raise InputError(f"the profile's code is {profile.code!r} but its file is {path.name}: name it "
+                         f"{profile.code}.json, or set \"code\" to {stem!r} (a copied profile keeps its old code)",
+                         name, field="code")
+    if profile.script not in script_ranges():
+        raise InputError(f"unknown script {profile.script!r}: scripts.json has {', '.join(sorted(script_ranges()))}",
+                         name, field="script")
+    return profile
 
 
 @cache
 def _all_profiles() -> dict[str, LanguageProfile]:
-    profiles = {}
-    for folder in _profile_folders():
-        for entry in sorted(folder.iterdir(), key=lambda p: p.name):
-            if entry.name.endswith(".json"):
-                try:
-                    profile = _profile_from_json(json.loads(entry.read_text(encoding="utf-8")), str(entry))
-                except (KeyError, TypeError, ValueError) as exc:
-                    raise ValueError(f"bad language profile {entry}: {exc!r}") from None
-                profiles[profile.code] = profile
-    return profiles
+    profiles: dict[str, LanguageProfile] = {}
+    for entry in _profile_entries():
+        for path in _files_of(entry):
+            profile = read_profile_file(path)
+            profiles.setdefault(profile.code, profile)
+    shipped = _read_json("benchmark.json")["languages"]  # the shipped order first, then the rest by code
+    return {c: profiles[c] for c in sorted(profiles, key=lambda c: (c not in shipped, c))}
+
+
+_ON_RELOAD: list = []
+
+
+def on_reload(clear) -> None:
+    """Call ``clear`` (a cache's ``cache_clear``) whenever the profiles are read again: the
+    tables later layers derive from the profiles (language identification's) go with them."""
+    _ON_RELOAD.append(clear)
 
 
 def reload_profiles() -> None:
@@ -205,6 +276,8 @@ def reload_profiles() -> None:
     _all_profiles.cache_clear()
     world_languages.cache_clear()
     composition.cache_clear()
+    for clear in _ON_RELOAD:
+        clear()
 
 
 def list_languages() -> list[str]:
@@ -223,18 +296,25 @@ def get_profile(code: str) -> LanguageProfile:
         raise UnknownLanguageError(f"unknown language {code!r}; known: {known}") from None
 
 
+# what a profile may declare for language identification, as world.json does
+IDENTIFICATION_HINTS = ("distinctive_letters", "distinctive_endings", "function_words", "cld2", "cld2_also",
+                        "langdetect", "markers")
+
+
 @cache
 def world_languages() -> dict[str, dict]:
-    """Every identifiable language: the profiled ones plus those in world.json."""
-    table = {k: v for k, v in _read_json("world.json").items() if not k.startswith("_")}
+    """Every identifiable language: those in world.json, then the profiled ones, each with
+    world.json's hints for it (if it has any) overlaid by the hints its profile declares;
+    ``profile`` marks the profiled ones."""
+    table = {k: dict(v) for k, v in _read_json("world.json").items() if not k.startswith("_")}
     for code, profile in _all_profiles().items():
-        table[code] = {"name": profile.name, "script": profile.script}
-        if profile.distinctive_letters:
-            table[code]["distinctive_letters"] = profile.distinctive_letters
-        if profile.distinctive_endings:
-            table[code]["distinctive_endings"] = profile.distinctive_endings
-        if profile.function_words:
-            table[code]["function_words"] = profile.function_words
+        entry = table.pop(code, {})
+        entry.update(name=profile.name, script=profile.script, profile=True)
+        for key in IDENTIFICATION_HINTS:
+            value = getattr(profile, key)
+            if value:
+                entry[key] = list(value) if isinstance(value, tuple) else value
+        table[code] = entry
     return table
 
 

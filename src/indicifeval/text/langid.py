@@ -20,11 +20,20 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
 
 import regex
 
-from indicifeval.languages import script_fallbacks, script_weights, world_languages
+from indicifeval.languages import script_weights
+from indicifeval.text.langid_hints import (
+    _cld2_to_ours,
+    _distinctive_endings,
+    _distinctive_letters,
+    _function_words,
+    _langdetect_to_ours,
+    _languages_by_script,
+    _Markers,
+    _markers,
+)
 from indicifeval.text.normalize import nfc, strip_controls
 from indicifeval.text.scripts import script_counts
 
@@ -45,32 +54,6 @@ class Identification:
     language: str | None  # None: no letters at all
     script: str | None
     method: str  # "script", "letters", "words", "endings", "cld2", "ngrams", "markers", "fallback", "empty"
-
-
-@cache
-def _languages_by_script() -> dict[str, tuple[str, ...]]:
-    table: dict[str, list[str]] = {}
-    for code, info in world_languages().items():
-        table.setdefault(info["script"], []).append(code)
-    # The first language of a script is its fallback when CLD2 names none of them.
-    preferred = script_fallbacks()
-    out = {}
-    for script, codes in table.items():
-        codes.sort(key=lambda c: (c != preferred.get(script), c))
-        out[script] = tuple(codes)
-    out.setdefault("Hani", ("zh",))
-    return out
-
-
-@cache
-def _cld2_to_ours() -> dict[str, str]:
-    table: dict[str, str] = {}
-    for code, info in world_languages().items():
-        for also in info.get("cld2_also", ()):
-            table.setdefault(also, code)
-    for code, info in world_languages().items():
-        table[info.get("cld2", code)] = code
-    return table
 
 
 def dominant_script(text: str) -> str | None:
@@ -137,28 +120,12 @@ def _within_script(text: str, candidates: tuple[str, ...]) -> tuple[str, str]:
     return candidates[0], "fallback"
 
 
-@cache
-def _distinctive_letters() -> dict[str, str]:
-    return {code: info["distinctive_letters"] for code, info in world_languages().items()
-            if info.get("distinctive_letters")}
-
-
 def _marked_language(text: str, candidates: tuple[str, ...]) -> str | None:
     """The one candidate whose distinctive letters (Assamese ৰ ৱ, Ukrainian і ї є ґ, ...)
     occur in the text, if exactly one does."""
     letters = _distinctive_letters()
     hits = [c for c in candidates if c in letters and any(ch in text for ch in letters[c])]
     return hits[0] if len(hits) == 1 else None
-
-
-@cache
-def _distinctive_endings() -> dict[str, tuple[tuple[str, ...], int, float]]:
-    out = {}
-    for code, info in world_languages().items():
-        spec = info.get("distinctive_endings")
-        if spec:
-            out[code] = (tuple(spec["endings"]), int(spec["min_words"]), float(spec["min_share"]))
-    return out
 
 
 _WORD = regex.compile(r"[\p{L}\p{M}]+")
@@ -228,12 +195,6 @@ def _tokens(text: str) -> Counter[str]:
     return tokens
 
 
-@cache
-def _function_words() -> dict[str, frozenset[str]]:
-    return {code: frozenset(info["function_words"].split()) for code, info in world_languages().items()
-            if info.get("function_words")}
-
-
 def _word_vote(text: str, candidates: tuple[str, ...], ranking: list[str]) -> str | None:
     """The candidate whose function words the text is made of, where CLD2 chose another (or
     none): CLD2 calls short Spanish, Italian or Danish sentences English (and Bulgarian ones
@@ -278,18 +239,6 @@ def _word_vote(text: str, candidates: tuple[str, ...], ranking: list[str]) -> st
     return best
 
 
-@dataclass(frozen=True)
-class _Markers:
-    against: tuple[str, ...]
-    words: frozenset[str]
-    endings: tuple[str, ...]
-    contains: tuple[str, ...]
-
-    def spelt(self, word: str) -> bool:
-        """Marked by an ending or a letter (a rule), rather than listed."""
-        return word.endswith(self.endings) or any(c in word for c in self.contains)
-
-
 def _marks(word: str, mine: _Markers, theirs: _Markers) -> int:
     """+1 when the word marks ``mine`` and not ``theirs``, -1 the other way, else 0. A listed
     word outranks the spelling rules: Danish *omdøbe* has the ø both write, Danish *forkert*
@@ -298,17 +247,6 @@ def _marks(word: str, mine: _Markers, theirs: _Markers) -> int:
     if listed_mine or listed_theirs:
         return listed_mine - listed_theirs
     return mine.spelt(word) - theirs.spelt(word)
-
-
-@cache
-def _markers() -> dict[str, _Markers]:
-    out = {}
-    for code, info in world_languages().items():
-        spec = info.get("markers")
-        if spec:
-            out[code] = _Markers(tuple(spec["against"]), frozenset(spec.get("words", "").split()),
-                                 tuple(spec.get("endings", "").split()), tuple(spec.get("contains", "").split()))
-    return out
 
 
 def _neighbour_language(tokens: Counter[str], chosen: str, candidates: tuple[str, ...]) -> str | None:
@@ -347,6 +285,7 @@ def _ngram_language(text: str, candidates: tuple[str, ...]) -> str | None:
         lang = confident_other(sample, _CLD2_PRIOR, _PRIOR_CHECK_CONFIDENCE)
     except NoFeatures:
         return None
+    lang = _langdetect_to_ours().get(lang, lang) if lang is not None else None
     return lang if lang in candidates else None
 
 
@@ -366,9 +305,11 @@ def _langdetect_ranking(text: str) -> list[str]:
     from indicifeval.text.langdetect_fast import NoFeatures, get_probabilities
 
     try:
-        return [lang for lang, _ in get_probabilities(text[:_MAX_CHARS])]
+        ranked = get_probabilities(text[:_MAX_CHARS])
     except NoFeatures:
         return []
+    ours = _langdetect_to_ours()
+    return list(dict.fromkeys(ours.get(lang, lang) for lang, _ in ranked))
 
 
 def _cld2_ranking(text: str, candidates: tuple[str, ...]) -> list[str]:
@@ -391,3 +332,4 @@ def _cld2_ranking(text: str, candidates: tuple[str, ...]) -> list[str]:
 
 def identify_language(text: str, is_nfc: bool = False) -> str | None:
     return identify(text, is_nfc).language
+

@@ -11,6 +11,7 @@ language (the project's language identification); and the validator finds no err
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import regex
@@ -19,11 +20,16 @@ from indicifeval.builder.ground.answers import parse_json_answer
 from indicifeval.builder.ground.requests import templates
 from indicifeval.builder.ground.select import instructions_of
 from indicifeval.dataset.validation import validate_rows
+from indicifeval.languages import language_name
 from indicifeval.records import AUTO_OK, Candidate, Generation, GenerationTask, MinedContext, Row
 from indicifeval.text.keywords import has_keyword
 from indicifeval.text.langid import identify_language
 from indicifeval.text.normalize import match_key
 
+WRONG_LANGUAGE = "wrong language"
+# a build stops when this share of the replies that reached the language check, and at least
+# this many, were identified as another language: the profile cannot be told from that language
+STOP_SHARE, STOP_MIN = 0.9, 10
 _NUMBER_OF = {"keywords:frequency": "frequency", "length_constraints:number_sentences": "num_sentences",
               "length_constraints:number_paragraphs": "num_paragraphs"}
 
@@ -68,7 +74,7 @@ def build_row(task: GenerationTask, context: MinedContext, generation: Generatio
         return None, ("word not in the prompt", word)
     detected = identify_language(prompt)
     if detected != context.language:
-        return None, ("wrong language", f"{detected or 'unknown'}, not {context.language}")
+        return None, (WRONG_LANGUAGE, f"{detected or 'unknown'}, not {context.language}")
     if task.context_required:
         prompt = prompt.replace(slot, context.text)
     parts = instructions_of(task.instruction_id, task.kwargs)  # two for "S sentences in P paragraphs"
@@ -84,4 +90,19 @@ def build_row(task: GenerationTask, context: MinedContext, generation: Generatio
                       "style": task.style, "context_required": task.context_required}), None
 
 
-__all__ = ["build_row"]
+def taken_for_another(rejected: list[dict], accepted: int, language: str) -> str | None:
+    """Why to stop, in one line, when (nearly) every reply that reached the language check was
+    identified as another language; None otherwise. Replies rejected before it do not count."""
+    wrong = [str(r.get("detail", "")).split(",")[0] for r in rejected if r.get("kind") == WRONG_LANGUAGE]
+    checked = accepted + len(wrong) + sum(1 for r in rejected if str(r.get("kind", "")).startswith("validate "))
+    if len(wrong) < STOP_MIN or len(wrong) < STOP_SHARE * checked:
+        return None
+    other, _ = Counter(wrong).most_common(1)[0]
+    taken = "no language" if other == "unknown" else f"{language_name(other)} ({other})"
+    return (f"{len(wrong)} of the {checked} prompts were identified as {taken}, not {language_name(language)} "
+            f"({language}), so none can be kept: the {language} profile cannot be told from {other}; give it "
+            f"function_words and stop_words of its own and the codes CLD2 gives its text (\"cld2\": [...]), then run "
+            f"the build again (`indicifeval languages --check {language}` says what is missing)")
+
+
+__all__ = ["STOP_MIN", "STOP_SHARE", "WRONG_LANGUAGE", "build_row", "taken_for_another"]

@@ -32,7 +32,7 @@ from indicifeval.builder.ground.mining import (
     stop_keys,
 )
 from indicifeval.builder.ground.requests import context_required_ids, make_request
-from indicifeval.builder.ground.rows import build_row
+from indicifeval.builder.ground.rows import build_row, taken_for_another
 from indicifeval.builder.ground.select import load_plan, scaled, select_contexts
 from indicifeval.builder.stages import StageContext, stage
 from indicifeval.core.errors import InputError
@@ -266,6 +266,9 @@ def rows_stage(ctx: StageContext) -> dict[str, int]:
                              "reply": (generation.output[:2000] if generation else None)})
     write_candidates(ctx.output(ROWS), rows)
     write_jsonl(ctx.output(REJECTED), rejected)
+    stop = taken_for_another(rejected, len(rows), ctx.params["language"])
+    if stop is not None:
+        raise InputError(stop, str(ctx.folder / REJECTED))
     if rows:
         from indicifeval.dataset import load_rows
 

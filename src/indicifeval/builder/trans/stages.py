@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable
 
 from indicifeval.builder.candidates import read_candidates, write_candidates
@@ -22,6 +23,7 @@ from indicifeval.builder.trans.engines import Engine
 from indicifeval.builder.trans.phrases import collect, lookup, merge, phrase_uid, read_table, write_table
 from indicifeval.builder.trans.plan import PLAN_FORMAT, TransPlan, make_plan
 from indicifeval.builder.trans.source import prepare
+from indicifeval.core.errors import InputError
 from indicifeval.core.jsonl import read_jsonl, write_jsonl
 from indicifeval.dataset import load_rows, write_rows_jsonl
 from indicifeval.dataset.validation import validate_rows
@@ -172,9 +174,43 @@ def validate_stage(ctx: StageContext) -> dict[str, int]:
         final.append(candidate.with_findings([f"validate {f.check}: {f.message}" for f in found if f.is_error],
                                              [f"validate {f.check}: {f.message}" for f in found if not f.is_error]))
     write_candidates(ctx.output(ROWS), final)
+    _language_check(ctx, [c.row for c in candidates], findings)
     ok = sum(1 for c in final if c.status == AUTO_OK)
     return {"rows": len(final), AUTO_OK: ok, NEEDS_REVIEW: len(final) - ok,
             "errors": sum(f.is_error for f in findings), "warnings": sum(not f.is_error for f in findings)}
+
+
+# the build stops when this share of its rows, and at least this many, are refused as not in the language
+STOP_SHARE, STOP_MIN = 0.9, 10
+
+
+def _language_check(ctx: StageContext, rows: list, findings: list) -> None:
+    """Stop, saying why, when (nearly) every prompt is refused as not in the row's language (mostly
+    in another script: the engine did not translate into it); note it when nearly every prompt
+    reads as another language of the script (an engine code of that language, or a profile
+    identification cannot tell from it)."""
+    from indicifeval.languages import language_name
+    from indicifeval.text.langid import dominant_script, identify_language
+
+    language = ctx.params["language"]
+    by_key = {str(r.key): r for r in rows}
+    refused = {str(f.row.key) for f in findings if f.check == "prompt_language" and f.is_error and f.row}
+    read_as = {str(f.row.key) for f in findings if f.check == "prompt_language" and not f.is_error and f.row}
+    profile = get_profile(language)
+    for keys, stop in ((refused, True), (read_as, False)):
+        if len(keys) < STOP_MIN or len(keys) < STOP_SHARE * len(rows):
+            continue
+        found = Counter((dominant_script if stop else identify_language)(by_key[k].prompt) for k in keys if k in by_key)
+        other = found.most_common(1)[0][0] if found else None
+        if stop:
+            raise InputError(f"{len(keys)} of the {len(rows)} prompts are mostly in the {other} script, not "
+                             f"{profile.script}: the engine did not translate into {profile.name} ({language}); "
+                             f"check its code in the profile's \"codes\" (`indicifeval languages --check {language}`) "
+                             f"and the engine's languages", str(ctx.folder / VALIDATION))
+        ctx.note(f"{len(keys)} of the {len(rows)} prompts read as {language_name(other or '?')}, not {profile.name}: "
+                 f"an engine given {other}'s code translates into {other}, and a profile without function_words and "
+                 f"\"cld2\" codes of its own cannot be told from {other} (`indicifeval languages --check {language}`); "
+                 f"the fake translator's letters are no language")
 
 
 __all__ = ["CANDIDATES", "MT_LOG", "PHRASES", "PIPELINE", "PLANS", "ROWS", "SOURCE", "VALIDATION",
