@@ -29,6 +29,11 @@ def register(verbs: argparse._SubParsersAction) -> None:
     s.add_argument("--port", type=int, default=8765, help="the port")
     s.add_argument("--overlap", type=float, default=0.2, help="share of items seen by two annotators")
     s.add_argument("--seed", type=int, default=0, help="seeds the order and the overlap")
+    s.add_argument("--reassign", action="store_true", help="share the items out again when --overlap, --seed or "
+                   "the annotators differ from those they were assigned with (default: refused); verdicts stay")
+    s.add_argument("--sync", choices=("normal", "full"), default="normal",
+                   help="normal: a saved verdict survives a killed server, a power cut may lose the last seconds; "
+                   "full: each save waits for the disk")
     s.add_argument("--session-hours", type=float, default=12.0, help="a login lasts this long")
     s.add_argument("--behind-https", action="store_true",
                    help="the app is reached over HTTPS (a TLS proxy in front): cookies are Secure")
@@ -95,15 +100,17 @@ def register(verbs: argparse._SubParsersAction) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from indicifeval.builder.review.serve import hold_folders, open_auth, open_review, read_annotators
+    from indicifeval.builder.review.serve import hold_folders, listen, open_auth, open_review, read_annotators
     from indicifeval.builder.review.serve import serve as run
     from indicifeval.cli.output import console, err_console
 
     with hold_folders(args.folders):  # no rebuild while people review (and no second server)
+        sock = listen(args.host, args.port)  # a busy port: one line, before anything is opened or said
         annotators = read_annotators(args.annotators)
         auth = open_auth(args.annotators, annotators, session_hours=args.session_hours,
                          behind_https=args.behind_https, trusted_proxies=args.trusted_proxy or ())
-        review = open_review(args.folders, annotators, args.overlap, args.seed, auth=auth)
+        review = open_review(args.folders, annotators, args.overlap, args.seed, auth=auth, reassign=args.reassign,
+                             sync=args.sync)
         if auth.clear:
             err_console.print(f"note: {args.annotators} holds {len(auth.clear)} token(s) in clear; anyone who reads "
                               "it can log in as them: delete them there and the next start issues random ones",
@@ -112,7 +119,9 @@ def serve(args: argparse.Namespace) -> int:
             err_console.print("note: without --behind-https (HTTPS in front of the app) tokens and session cookies "
                               "cross the network in clear", soft_wrap=True)
         _show_tokens(auth.issue(), console)  # for whoever has no token yet
-        return _serve(args, review, run, console, err_console)
+        with sock:
+            return _serve(args, review, lambda r, host, port: run(r, host, port, sock), console, err_console,
+                          sock.getsockname()[1])
 
 
 def _address(value: str) -> str:
@@ -163,14 +172,16 @@ def revoke(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve(args: argparse.Namespace, review, run, console, err_console) -> int:
-    items = sum(len(store.items()) for store in review.stores)
+def _serve(args: argparse.Namespace, review, run, console, err_console, port: int | None = None) -> int:
+    items = sum(store.item_count() for store in review.stores)
+    port = args.port if port is None else port
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         err_console.print(f"note: listening on {args.host}: anyone who can reach it and has a token can annotate",
                           soft_wrap=True)
-    console.print(f"review: {items} items in {len(review.stores)} build folder(s); http://{args.host}:{args.port}/",
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    console.print(f"review: {items} items in {len(review.stores)} build folder(s); http://{host}:{port}/",
                   soft_wrap=True)
-    run(review, args.host, args.port)
+    run(review, args.host, port)
     return 0
 
 

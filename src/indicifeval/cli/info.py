@@ -1,15 +1,29 @@
-"""``indicifeval languages`` and ``indicifeval instructions``: what the scorer knows."""
+"""``indicifeval languages`` and ``indicifeval instructions``: what the scorer knows; and
+``languages --check PROFILE``: what a profile lacks, one line each (exit 1 on an error)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
 
 from indicifeval.cli.common import add_parser
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = add_parser(sub, "languages", help="list the language profiles",
-                   description="The language profiles: code, names, script, sentence ends, text rules.")
+    p = add_parser(sub, "languages", help="list the language profiles, or check one",
+                   description="The language profiles: code, names, script, sentence ends, text rules. Profiles "
+                               "are read from the folders (or .json files) in $INDICIFEVAL_PROFILE_PATH, then the "
+                               "shipped ones. --check PROFILE says what a profile lacks or gets wrong, one line each, "
+                               "and exits 1 on an error.")
+    p.add_argument("--check", metavar="PROFILE",
+                   help="check one profile: a .json file (read as if it were on $INDICIFEVAL_PROFILE_PATH) or a code")
+    p.add_argument("--sample", metavar="FILE",
+                   help="with --check: text in the language (a JSONL corpus with 'text', or paragraphs separated by "
+                        "blank lines): how much of it is identified as the language")
     p.set_defaults(handler=languages)
     p = add_parser(sub, "instructions", help="list the instruction ids with their paper category",
                    description="The instruction ids, their paper category (Table 3) and their kwargs.")
@@ -17,6 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def languages(args: argparse.Namespace) -> int:
+    from indicifeval.core.errors import InputError
+
+    if args.check:
+        return check(args.check, Path(args.sample) if args.sample else None)
+    if args.sample:
+        raise InputError("--sample goes with --check PROFILE", field="sample")
     from rich.table import Table
 
     from indicifeval.cli.output import console
@@ -30,6 +50,89 @@ def languages(args: argparse.Namespace) -> int:
         table.add_row(code, p.name, p.native_name, p.script, " ".join(p.sentence_terminators), p.text_rules)
     console.print(table)
     return 0
+
+
+@contextlib.contextmanager
+def _first_on_path(path: Path) -> Iterator[None]:
+    """Profiles read with ``path`` first on $INDICIFEVAL_PROFILE_PATH, as they were after."""
+    from indicifeval.languages import reload_profiles
+    from indicifeval.languages.profile import PROFILE_PATH_ENV
+
+    before = os.environ.get(PROFILE_PATH_ENV)
+    os.environ[PROFILE_PATH_ENV] = os.pathsep.join([str(path), *([before] if before else [])])
+    reload_profiles()
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(PROFILE_PATH_ENV, None)
+        else:
+            os.environ[PROFILE_PATH_ENV] = before
+        reload_profiles()
+
+
+def _profile_file(spec: str) -> Path:
+    from indicifeval.core.errors import InputError
+    from indicifeval.languages import UnknownLanguageError, get_profile
+
+    path = Path(spec).expanduser()
+    if path.is_file():
+        return path
+    if path.suffix == ".json" or os.sep in spec:
+        raise InputError("no such profile file", spec, field="check")
+    try:
+        return Path(get_profile(spec).source)
+    except UnknownLanguageError as exc:
+        raise InputError(f"{exc.message} (or give the profile's .json file)", field="check") from None
+
+
+def check(spec: str, sample: Path | None) -> int:
+    """Every finding on one line, then a count; 1 when there is an error."""
+    from indicifeval.checkers import INSTRUCTION_IDS
+    from indicifeval.core.errors import InputError
+    from indicifeval.languages import get_profile, list_languages, world_languages
+    from indicifeval.languages.check import Finding, check_profile, check_schema
+    from indicifeval.text.langid_check import check_identification, check_own_texts, check_sample
+
+    path = _profile_file(spec)
+    findings: list[Finding] = []
+    measured = None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        data = None
+        findings.append(Finding("error", "json", f"not a JSON profile: {exc}"))
+    if data is not None and not isinstance(data, dict):
+        data, findings = None, [Finding("error", "json", "a profile is a JSON object")]
+    if data is not None:
+        findings += check_schema(data, path.name.removesuffix(".json"))
+    if not any(f.level == "error" for f in findings) and data is not None:
+        try:
+            with _first_on_path(path):
+                profile = get_profile(data["code"])
+                others = {c: get_profile(c) for c in list_languages() if c != profile.code}
+                world = {c: info for c, info in world_languages().items() if c != profile.code}
+                templates = profile.instruction_texts.templates if profile.instruction_texts else {}
+                findings += check_profile(profile, others, world, INSTRUCTION_IDS, templates)
+                findings += check_identification(profile, world)
+                findings += check_own_texts(profile)
+                if sample is not None:
+                    found, measured = check_sample(profile, sample)
+                    findings += found
+        except InputError as exc:
+            if exc.file != str(path):
+                raise  # another profile on the path, or the sample
+            findings.append(Finding("error", exc.field or "profile", exc.message))
+    for finding in findings:
+        print(finding.line())
+    if measured:
+        print(measured)
+    errors = sum(f.level == "error" for f in findings)
+    warnings = len(findings) - errors
+    verdict = "fix the errors, then check again" if errors else "usable" + (
+        " (the warnings say what would make it better)" if warnings else "")
+    print(f"{path.name}: {errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}: {verdict}")
+    return 1 if errors else 0
 
 
 def instructions(args: argparse.Namespace) -> int:

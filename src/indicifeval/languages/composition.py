@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 from indicifeval.languages.profile import _all_profiles
@@ -17,14 +17,36 @@ from indicifeval.languages.profile import _all_profiles
 
 @dataclass(frozen=True)
 class Composition:
+    """The benchmark's subsets and configs (read at once), and its languages, read from the
+    profiles only when first asked for: a bad profile is then an error the command reports in
+    one line, not one raised while the package is imported."""
+
     name: str
     hub_repo: str
     subsets: tuple[str, ...]
     configs: dict[str, str] = field(hash=False)
     titles: dict[str, str] = field(hash=False)
-    languages: tuple[str, ...] = ()  # every profiled language: the benchmark's order, then added ones
-    language_subsets: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
-    indic: tuple[str, ...] = ()  # the languages whose profile follows Indic text rules, in order
+    data: dict = field(default_factory=dict, hash=False, compare=False, repr=False)  # benchmark.json
+
+    @cached_property
+    def languages(self) -> tuple[str, ...]:
+        """Every profiled language: the benchmark's order, then the added ones."""
+        profiles = _all_profiles()
+        listed = [c for c in self.data["languages"] if c in profiles]
+        return tuple(listed + sorted(c for c in profiles if c not in listed))
+
+    @cached_property
+    def language_subsets(self) -> dict[str, tuple[str, ...]]:
+        profiles = _all_profiles()
+        default = tuple(self.data["default_subsets"])
+        return {code: tuple(s for s in (profiles[code].subsets or self.data["language_subsets"].get(code) or default)
+                            if s in self.subsets) for code in self.languages}
+
+    @cached_property
+    def indic(self) -> tuple[str, ...]:
+        """The languages whose profile follows Indic text rules, in order."""
+        profiles = _all_profiles()
+        return tuple(c for c in self.languages if profiles[c].is_indic)
 
     def subsets_of(self, language: str) -> tuple[str, ...]:
         return self.language_subsets.get(language, ())
@@ -39,23 +61,9 @@ class Composition:
 @cache
 def composition() -> Composition:
     data = json.loads(resources.files("indicifeval.languages").joinpath("benchmark.json").read_text(encoding="utf-8"))
-    profiles = _all_profiles()
-    listed = [c for c in data["languages"] if c in profiles]
-    added = sorted(c for c in profiles if c not in listed)
-    languages = tuple(listed + added)
-    subsets = tuple(data["subsets"])
-    default = tuple(data["default_subsets"])
-    per_language = {}
-    for code in languages:
-        own = profiles[code].subsets
-        per_language[code] = tuple(s for s in (own or data["language_subsets"].get(code) or default) if s in subsets)
-    return Composition(
-        name=data["name"], hub_repo=data["hub_repo"], subsets=subsets,
-        configs={s: info["config"] for s, info in data["subsets"].items()},
-        titles={s: info.get("title", s) for s, info in data["subsets"].items()},
-        languages=languages, language_subsets=per_language,
-        indic=tuple(c for c in languages if profiles[c].is_indic),
-    )
+    return Composition(name=data["name"], hub_repo=data["hub_repo"], subsets=tuple(data["subsets"]),
+                       configs={s: info["config"] for s, info in data["subsets"].items()},
+                       titles={s: info.get("title", s) for s, info in data["subsets"].items()}, data=data)
 
 
 def indic_codes() -> tuple[str, ...]:

@@ -6,8 +6,9 @@ The web app (``app.py``) only turns requests into these calls and their results 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from indicifeval.builder.review.items import fix_keyword, revalidate, verdict_of, workflows
 from indicifeval.builder.review.store import ReviewStore, now_iso
@@ -24,6 +25,49 @@ class FixOutcome:
 
     errors: int
     reopened: int
+
+
+class Queue(Sequence[str]):
+    """An annotator's items across the stores, in order: its length, an item's place and the
+    item at a place each one indexed look-up, so no page loads the whole queue."""
+
+    def __init__(self, stores: list[ReviewStore], annotator: str):
+        self.annotator = annotator
+        self._parts = [(store, store.queue_length(annotator)) for store in stores]
+
+    def __len__(self) -> int:
+        return sum(n for _, n in self._parts)
+
+    @overload
+    def __getitem__(self, at: int) -> str: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, at: int | slice) -> str | Sequence[str]:
+        if isinstance(at, slice):
+            return [self[i] for i in range(*at.indices(len(self)))]
+        place = at + len(self) if at < 0 else at
+        for store, n in self._parts:
+            if place < n:
+                found = store.queue_at(self.annotator, place)
+                if found is not None:
+                    return found
+                break
+            place -= n
+        raise IndexError(at)
+
+    def index(self, item_id: object, start: int = 0, stop: int | None = None) -> int:
+        offset = 0
+        for store, n in self._parts:
+            place = store.queue_place(str(item_id), self.annotator)
+            if place is not None:
+                return offset + place
+            offset += n
+        raise ValueError(item_id)
+
+    def __contains__(self, item_id: object) -> bool:
+        return any(store.is_assigned(str(item_id), self.annotator) for store, _ in self._parts)
 
 
 class ReviewDesk:
@@ -45,7 +89,17 @@ class ReviewDesk:
         return [i for store in self.stores for i in store.assigned(annotator)]
 
     def may_judge(self, annotator: str, role: str, item_id: str) -> bool:
-        return role == "admin" or item_id in self.assigned(annotator)
+        return role == "admin" or any(store.is_assigned(item_id, annotator) for store in self.stores)
+
+    def mine(self, item_id: str, annotator: str) -> dict[tuple[str, str], HumanVerdict]:
+        """The annotator's standing verdict on one item, keyed as ``latest()`` (one look-up)."""
+        found = self.find(item_id)
+        verdict = found[0].standing(item_id, annotator) if found else None
+        return {(item_id, annotator): verdict} if verdict else {}
+
+    def queue(self, annotator: str) -> Queue:
+        """The annotator's items in order, read place by place (a page needs its neighbours)."""
+        return Queue(self.stores, annotator)
 
     def latest(self) -> dict[tuple[str, str], HumanVerdict]:
         out: dict[tuple[str, str], HumanVerdict] = {}
@@ -59,8 +113,7 @@ class ReviewDesk:
 
     def next_for(self, annotator: str) -> str | None:
         """The first item assigned to ``annotator`` that has no standing verdict of theirs."""
-        latest = self.latest()
-        return next((i for i in self.assigned(annotator) if (i, annotator) not in latest), None)
+        return next((i for i in (store.next_open(annotator) for store in self.stores) if i is not None), None)
 
     # -- acting ---------------------------------------------------------------------------------
     def judge(self, annotator: str, item_id: str, answers: dict[str, str], comment: str = "") -> str | None:
@@ -110,41 +163,28 @@ class ReviewDesk:
 
     # -- summaries ------------------------------------------------------------------------------
     def progress_rows(self, annotator: str | None) -> list[dict[str, Any]]:
-        """Per annotator and language: items assigned, done, correct; ``annotator`` None: everyone."""
-        latest = self.latest()
+        """Per annotator and language: items assigned, done, correct; ``annotator`` None: everyone
+        (the counts each store keeps as verdicts are saved)."""
         table: dict[tuple[str, str], Counter] = defaultdict(Counter)
         for store in self.stores:
-            names = {name for (_, name) in latest} | set(store.assignees())
-            for name in sorted(names):
-                if annotator is not None and name != annotator:
-                    continue
-                for item_id in store.assigned(name):
-                    cell = table[name, item_id.split("/", 1)[0]]
-                    cell["assigned"] += 1
-                    verdict = latest.get((item_id, name))
-                    if verdict is not None:
-                        cell["done"] += 1
-                        cell["correct"] += verdict.verdict == "correct"
-        return [{"annotator": name, "language": lang, **cell} for (name, lang), cell in sorted(table.items())]
+            for row in store.tally(annotator):
+                table[row["annotator"], row["language"]].update(
+                    {k: row[k] for k in ("assigned", "done", "correct")})
+        return [{"annotator": name, "language": lang, "assigned": cell["assigned"], "done": cell["done"],
+                 "correct": cell["correct"]} for (name, lang), cell in sorted(table.items())]
 
-    def disagreements(self) -> list[dict[str, Any]]:
-        """Items whose annotators gave different verdicts and no adjudicator has settled."""
-        by_item: dict[str, dict[str, HumanVerdict]] = defaultdict(dict)
-        settled = set()
-        for (item_id, name), verdict in self.latest().items():
-            if verdict.adjudication:
-                settled.add(item_id)
-            else:
-                by_item[item_id][name] = verdict
-        out = []
-        for item_id, verdicts in sorted(by_item.items()):
-            if item_id in settled or len({v.verdict for v in verdicts.values()}) < 2:
-                continue
-            found = self.find(item_id)
-            prompt = found[1].row["prompt"] if found else ""
-            out.append({"id": item_id, "prompt": prompt[:300],
-                        "verdicts": [(name, v.verdict, v.comment) for name, v in sorted(verdicts.items())]})
-        return out
+    def disagreement_count(self) -> int:
+        return sum(store.dispute_count() for store in self.stores)
+
+    def disagreements(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """Items whose annotators gave different verdicts and no adjudicator has settled (kept as
+        verdicts are saved), by id; at most ``limit`` of them."""
+        out: list[dict[str, Any]] = []
+        for store in self.stores:
+            for item, verdicts in store.disputes(None if limit is None else limit - len(out)):
+                out.append({"id": item.id, "prompt": item.row["prompt"][:300],
+                            "verdicts": [(v.annotator, v.verdict, v.comment) for v in verdicts]})
+        return sorted(out, key=lambda d: d["id"])
 
     def close(self) -> None:
         for store in self.stores:

@@ -3,7 +3,9 @@ serving the app, and what comes out of it: ``review/verdicts.jsonl`` and the agr
 
 from __future__ import annotations
 
+import errno
 import json
+import socket
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -23,7 +25,7 @@ from indicifeval.builder.review.auth import (
 from indicifeval.builder.review.desk import ReviewDesk
 from indicifeval.builder.review.items import load_items, plan_assignments
 from indicifeval.builder.review.store import ReviewStore
-from indicifeval.core.errors import InputError
+from indicifeval.core.errors import BusyError, InputError, first_line
 from indicifeval.core.files import atomic_writer
 from indicifeval.core.lock import FolderLock
 from indicifeval.core.settings_file import read_settings
@@ -71,33 +73,84 @@ def open_auth(annotators_file: str | Path, annotators: dict[str, tuple[str | Non
 
 
 def open_review(folders: Sequence[str | Path], annotators: dict[str, tuple[str | None, str]], overlap: float = 0.2,
-                seed: int = 0, auth: Auth | None = None) -> Review:
+                seed: int = 0, auth: Auth | None = None, reassign: bool = False, sync: str = "normal") -> Review:
     """The app's state over ``folders``: each folder's items into its store, the items not
     yet assigned shared out with ``overlap``; ``auth`` (default: in memory, the tokens of
-    ``annotators``) guards it. Each review database is its owner's alone (0600)."""
+    ``annotators``) guards it. Each review database is its owner's alone (0600). A folder
+    whose items were shared out with other settings (overlap, seed, the annotators) is
+    refused, naming them, unless ``reassign``: then its items are shared out again."""
     if not 0 <= overlap <= 1:
         raise InputError("overlap is a share of the items, from 0 to 1", field="overlap")
     stores: list[ReviewStore] = []
+    plans: list[tuple[ReviewStore, list[str]]] = []
     seen: set[str] = set()
     reviewers = [name for name, (_, role) in annotators.items() if role == "annotator"]
-    for folder in folders:
-        BuildFolder(folder).manifest()  # a build folder, or a clear error
-        scrub_old_hashes(Path(folder) / REVIEW_DB)
-        create_private(Path(folder) / REVIEW_DB)
-        store = ReviewStore(folder)
-        items = load_items(folder)
-        clash = seen & {i.id for i in items}
-        if clash:
-            raise InputError(f"items {', '.join(sorted(clash)[:3])} are in two build folders", str(folder))
-        seen |= {i.id for i in items}
-        store.put_items(items)
-        taken = store.assignments()
-        store.assign(plan_assignments([i.id for i in items if i.id not in taken], reviewers, overlap, seed))
-        stores.append(store)
+    try:
+        for folder in folders:
+            BuildFolder(folder).manifest()  # a build folder, or a clear error
+            scrub_old_hashes(Path(folder) / REVIEW_DB)
+            create_private(Path(folder) / REVIEW_DB)
+            store = ReviewStore(folder, sync=sync)
+            stores.append(store)
+            items = load_items(folder)
+            clash = seen & {i.id for i in items}
+            if clash:
+                raise InputError(f"items {', '.join(sorted(clash)[:3])} are in two build folders", str(folder))
+            seen |= {i.id for i in items}
+            store.put_items(items)
+            plans.append((store, [i.id for i in items]))
+        _share_out(plans, reviewers, overlap, seed, reassign)
+    except BaseException:
+        for store in stores:
+            store.close()
+        raise
     if auth is None:
         auth = Auth(TokenStore(None), {n: r for n, (_, r) in annotators.items()},
                     {n: t for n, (t, _) in annotators.items() if t is not None})
     return Review(ReviewDesk(stores), auth)
+
+
+def _share_out(plans: list[tuple[ReviewStore, list[str]]], reviewers: list[str], overlap: float, seed: int,
+               reassign: bool) -> None:
+    """Assign each folder's new items with the settings its items were assigned with; refuse
+    other settings (before changing any folder) unless ``reassign``."""
+    wanted = {"overlap": overlap, "seed": seed, "annotators": sorted(reviewers)}
+    changed = [store for store, ids in plans if _assigned_with(store, ids, reviewers, overlap, seed) != wanted]
+    if changed and not reassign:
+        raise InputError(_changed(changed[0], wanted), str(changed[0].folder))
+    for store, ids in plans:
+        if store in changed:
+            store.reassign(plan_assignments(ids, reviewers, overlap, seed))
+        else:
+            taken = store.assignments()
+            store.assign(plan_assignments([i for i in ids if i not in taken], reviewers, overlap, seed))
+        store.set_setting("assignment", wanted)
+
+
+def _assigned_with(store: ReviewStore, ids: list[str], reviewers: list[str], overlap: float,
+                   seed: int) -> dict[str, Any] | None:
+    """The settings the folder's items were shared out with: as recorded; for a database of an
+    earlier version, the asked ones if they give exactly its assignment (else unknown: {});
+    a folder with nothing assigned yet takes any."""
+    asked = {"overlap": overlap, "seed": seed, "annotators": sorted(reviewers)}
+    made = store.setting("assignment")
+    if made is not None or not store.assignments():
+        return made if made is not None else asked
+    return asked if store.all_assignments() == set(plan_assignments(ids, reviewers, overlap, seed)) else {}
+
+
+def _changed(store: ReviewStore, wanted: dict[str, Any]) -> str:
+    made = store.setting("assignment")
+    pairs = store.all_assignments()
+    items = len({i for i, _ in pairs})
+
+    def said(s: dict[str, Any]) -> str:
+        return f"--overlap {s['overlap']} --seed {s['seed']} to {', '.join(s['annotators']) or 'nobody'}"
+
+    before = said(made) if made else "settings an earlier version did not record"
+    return (f"its {items} items are assigned with {before} ({len(pairs) - items} of them to a second "
+            f"annotator); this start asks {said(wanted)}: start with the same settings and annotators, or add "
+            "--reassign to share the items out again (verdicts already given are kept)")
 
 
 @contextmanager
@@ -108,15 +161,65 @@ def hold_folders(folders: Sequence[str | Path]) -> Iterator[None]:
     with ExitStack() as stack:
         for folder in folders:
             BuildFolder(folder).manifest()  # a build folder, or a clear error
-            stack.enter_context(FolderLock(folder, "build review serve"))
+            lock = FolderLock(folder, "build review serve")
+            try:
+                stack.enter_context(lock)
+            except BusyError:
+                raise BusyError(_held(folder, lock.path)) from None
         yield
 
 
-def serve(review: Review, host: str = "127.0.0.1", port: int = 8765) -> None:
+def _held(folder: str | Path, note: Path) -> str:
+    """Who holds a build folder, in one line: a review server or a build."""
+    try:
+        holder = note.read_text(encoding="utf-8").strip()
+    except OSError:
+        holder = ""
+    pid = holder.split(",", 1)[0] if holder.startswith("pid ") else "another process"
+    if "review serve" in holder:
+        return (f"{folder}: already served by another review server ({pid}); one server per build folder: "
+                "stop that one first, or use the app it serves")
+    what = holder.split(", ", 1)[1] if ", " in holder else "another indicifeval process"
+    return f"{folder}: in use by {what} ({pid}); serve it for review once that has finished"
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The server's socket, bound and listening before anything says "serving": a busy port,
+    a privileged one or an unknown address is one line naming the option to change."""
+    if not 0 <= port <= 65535:
+        raise InputError(f"{port} is not a port (0 to 65535); choose one with --port", field="port")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise InputError(f"cannot listen on {host!r} ({first_line(exc)}); give this machine's address with --host",
+                         field="host") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a live listener still refuses
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise BusyError(f"port {port} on {host} is in use (another server?); choose another with --port") from None
+        if exc.errno == errno.EACCES:
+            raise InputError(f"not allowed to listen on port {port} (below 1024 needs privileges); choose another "
+                             "with --port", field="port") from None
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise InputError(f"{host} is not an address of this machine; choose one with --host",
+                             field="host") from None
+        raise InputError(f"cannot listen on {host} port {port} ({exc.strerror}); choose another with --port or "
+                         "--host") from None
+    return sock
+
+
+def serve(review: Review, host: str = "127.0.0.1", port: int = 8765, sock: socket.socket | None = None) -> None:
+    """Serve until stopped, on ``sock`` (from ``listen``) or on a socket bound here."""
     import uvicorn
 
     # proxy_headers off: the app itself decides whom to believe about addresses (--trusted-proxy)
-    uvicorn.run(create_app(review), host=host, port=port, log_level="warning", proxy_headers=False)
+    config = uvicorn.Config(create_app(review), log_level="warning", access_log=False, proxy_headers=False)
+    uvicorn.Server(config).run(sockets=[sock or listen(host, port)])
 
 
 def export_verdicts(folder: str | Path) -> tuple[Path, int]:
@@ -152,4 +255,5 @@ def write_agreement(folder: str | Path, bootstrap: int = 1000, seed: int = 0) ->
     return path, table
 
 
-__all__ = ["export_verdicts", "hold_folders", "open_auth", "open_review", "read_annotators", "serve", "write_agreement"]
+__all__ = ["export_verdicts", "hold_folders", "listen", "open_auth", "open_review", "read_annotators", "serve",
+           "write_agreement"]
