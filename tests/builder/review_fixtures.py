@@ -49,3 +49,24 @@ def annotators_file(root: Path) -> Path:
 def token(name: str) -> str:
     value = TOKENS[name]
     return value if isinstance(value, str) else value["token"]
+
+
+SMALL_PLAN = {"keyword_frequency": {"2": 1}, "forbidden_word": 1, "number_sentences": {"3": 1},
+              "number_paragraphs": {"2": 1}, "first_word": 1, "sentences_and_paragraphs": {"4 in 2": 1},
+              "context_required_share": 0.2}
+
+
+def built_ground_folder(root: Path, language: str = "ur") -> Path:
+    """A Ground folder made by the Ground pipeline (fake prompt writer, a corpus written from the
+    sample's words, one context per constraint of a small plan): its rows carry provenance and
+    its ``ground/contexts.jsonl`` the passages they were written from."""
+    from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
+    from tests.builder.corpus_fixture import synthetic_corpus
+
+    corpus = synthetic_corpus(root / f"corpus-{language}.jsonl", language)
+    plan = root / "small-plan.json"
+    plan.write_text(json.dumps(SMALL_PLAN), encoding="utf-8")
+    out = root / f"{language}-ground-built"
+    build_ground(out, language, str(corpus), str(plan), Generator(options={"answers": "fake:0"}), executor="serial",
+                 mining=MiningOptions(top_k=300, shard_bytes=100_000))
+    return out

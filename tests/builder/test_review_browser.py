@@ -2,7 +2,10 @@
 the app served by `indicifeval build review serve` in its own process. Two annotators log in
 and annotate with the keyboard only; Urdu is right to left; a keyword fix re-validates; a
 hostile prompt runs nothing; forged requests are refused; a killed server loses no saved
-verdict. Skips without Playwright or Chromium."""
+verdict; on an Urdu Ground project, two annotators and an admin see each item's source context
+marked, are told which questions are open when they save too early, read Urdu right to left
+on every page, and the admin adjudicates with both annotators' answers and comments side by
+side. Skips without Playwright or Chromium."""
 
 from __future__ import annotations
 
@@ -27,7 +30,14 @@ if not CHROMIUM:
 pytest.importorskip("uvicorn")
 
 from indicifeval.builder.review.store import ReviewStore  # noqa: E402
-from tests.builder.review_fixtures import annotators_file, ground_folder, token, trans_folder  # noqa: E402
+from tests.builder.review_fixtures import (  # noqa: E402
+    HOSTILE,
+    annotators_file,
+    built_ground_folder,
+    ground_folder,
+    token,
+    trans_folder,
+)
 
 
 def _free_port() -> int:
@@ -37,8 +47,8 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, folders: list[Path], annotators: Path):
-        self.folders, self.annotators, self.port = folders, annotators, _free_port()
+    def __init__(self, folders: list[Path], annotators: Path, *extra: str):
+        self.folders, self.annotators, self.port, self.extra = folders, annotators, _free_port(), extra
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -47,7 +57,7 @@ class Server:
 
     def start(self) -> Server:
         argv = [sys.executable, "-m", "indicifeval", "build", "review", "serve", *map(str, self.folders),
-                "--annotators", str(self.annotators), "--port", str(self.port)]
+                "--annotators", str(self.annotators), "--port", str(self.port), *self.extra]
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -214,3 +224,122 @@ def test_killing_the_server_loses_no_saved_verdict(setup, tmp_path):
     assert page.get_attribute("#item", "data-item") not in done
     own.kill()
     context.close()
+
+
+@pytest.fixture(scope="module")
+def urdu(setup, tmp_path_factory):
+    """An Urdu Ground folder made by the Ground pipeline (rows with provenance, their contexts),
+    served with every item to both annotators."""
+    _, browser, _ = setup
+    root = tmp_path_factory.mktemp("urdu")
+    folder = built_ground_folder(root, "ur")
+    server = Server([folder], annotators_file(root), "--overlap", "1").start()
+    yield server, browser, folder
+    server.kill()
+
+
+def _direction(page, selector: str) -> str:
+    return page.locator(selector).first.evaluate("e => getComputedStyle(e).direction")
+
+
+def _ground_rows(folder: Path) -> list[dict]:
+    return [json.loads(x) for x in (folder / "ground" / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_two_annotators_and_an_admin_on_an_urdu_ground_project(urdu):
+    server, browser, folder = urdu
+    rows = {f"ur/ground/{r['key']}": r for r in _ground_rows(folder)}
+    (ca, asha), (cr, ravi), (cd, admin) = (_login(browser, server, n) for n in ("asha", "ravi", "admin"))
+    dialogs: list = []
+    for page in (asha, ravi, admin):
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    # the source context, right to left, marked where the constraint applies
+    first = asha.get_attribute("#item", "data-item")
+    row = rows[first]
+    assert row["instruction_id_list"] == ["keywords:frequency"]
+    context = asha.locator("#context")
+    assert context.is_visible() and _direction(asha, "#context") == "rtl" and _direction(asha, "#prompt") == "rtl"
+    marks = asha.locator("#context mark")
+    keyword, times = row["kwargs"][0]["keyword"], row["kwargs"][0]["frequency"]
+    assert marks.all_inner_texts() == [keyword] * times
+    assert marks.first.evaluate("e => getComputedStyle(e).backgroundColor") not in ("rgba(0, 0, 0, 0)", "transparent")
+
+    # Enter with questions open saves nothing and names them; then the keyboard goes on as before
+    asha.keyboard.press("1")
+    asha.keyboard.press("Enter")
+    said = asha.locator("#unanswered")
+    said.wait_for(state="visible")
+    text = said.inner_text()
+    assert "2. Is the constraint stated clearly and correctly?" in text and "3. Does it need an external" in text
+    assert "1. Is the prompt" not in text and asha.locator("fieldset.question.unanswered").count() == 2
+    assert asha.get_attribute("fieldset.question.current", "data-question") == "constraint"
+    assert asha.get_attribute("#item", "data-item") == first and (first, "asha") not in {
+        (i, a) for i, a, _ in _verdicts([folder])}
+    asha.keyboard.press("1")
+    asha.keyboard.press("1")
+    assert not said.is_visible() and asha.locator("fieldset.question.unanswered").count() == 0
+    asha.keyboard.press("c")
+    asha.keyboard.type("ٹھیک ہے")
+    asha.keyboard.press("Escape")
+    with asha.expect_navigation():
+        asha.keyboard.press("Enter")
+    # the Save button too, with a question open, names it
+    asha.keyboard.press("1")
+    asha.locator("#save").click()
+    said.wait_for(state="visible")
+    assert "2. Is the constraint" in said.inner_text()
+    assert (first, "asha") in {(i, a) for i, a, _ in _verdicts([folder])}
+
+    # ravi disagrees on the same item, with a hostile comment
+    ravi.goto(server.url + "/item/" + quote(first))
+    ravi.keyboard.press("2")
+    ravi.keyboard.press("1")
+    ravi.keyboard.press("2")
+    ravi.locator("#comment").fill(HOSTILE + " غیر فطری")
+    ravi.keyboard.press("Escape")  # out of the comment box: Enter saves again
+    with ravi.expect_navigation():
+        ravi.keyboard.press("Enter")
+
+    # the first word, numbered sentences and paragraphs are marked in their contexts
+    for item, r in rows.items():
+        ids, kw = r["instruction_id_list"], {k: v for x in r["kwargs"] for k, v in x.items() if v is not None}
+        admin.goto(server.url + "/item/" + quote(item))
+        assert _direction(admin, "#context") == "rtl"
+        if ids == ["length_constraints:nth_paragraph_first_word"]:
+            assert admin.locator("#context mark").all_inner_texts() == [kw["first_word"]]
+        if "length_constraints:number_sentences" in ids:
+            assert admin.locator("#context .sentence").count() == kw["num_sentences"]
+        if "length_constraints:number_paragraphs" in ids:
+            assert admin.locator("#context .para").count() == kw["num_paragraphs"]
+
+    # the admin: progress and the disagreement, right to left, both annotators side by side
+    admin.goto(server.url + "/admin")
+    assert _direction(admin, "table.progress .native") == "rtl"
+    dispute = admin.locator(f'section.dispute[data-item="{first}"]')
+    assert _direction(admin, f'section.dispute[data-item="{first}"] .prompt') == "rtl"
+    assert dispute.locator("th.annotator").all_inner_texts() == ["asha", "ravi"]
+    meaningful = dispute.locator('tr[data-question="meaningful"] td')
+    assert meaningful.all_inner_texts() == ["Yes", "No"]
+    assert dispute.locator('tr[data-question="context"] td').all_inner_texts() == ["No, answerable as it is", "Yes"]
+    comments = dispute.locator("tr.comment td")
+    assert comments.all_inner_texts() == ["ٹھیک ہے", HOSTILE + " غیر فطری"]
+    assert comments.first.evaluate("e => getComputedStyle(e).direction") == "rtl"
+    assert admin.evaluate("() => window.pwned") is None and not dialogs
+    with admin.expect_navigation():
+        dispute.locator('button[value="incorrect"]').click()
+    assert admin.locator(f'section.dispute[data-item="{first}"]').count() == 0
+
+    # progress and done pages, right to left, once asha has judged all her items
+    asha.goto(server.url + "/progress")
+    assert _direction(asha, "table.progress .native") == "rtl"
+    asha.goto(server.url + "/next")
+    while asha.locator("#item").count():
+        for _ in range(asha.locator("fieldset.question").count()):
+            asha.keyboard.press("1")
+        with asha.expect_navigation():
+            asha.keyboard.press("Enter")
+    assert "Nothing left to review" in asha.content() and _direction(asha, "table.progress .native") == "rtl"
+    assert {i for i, a, _ in _verdicts([folder]) if a == "asha"} == set(rows)
+    for c in (ca, cr, cd):
+        c.close()

@@ -20,9 +20,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from indicifeval.builder.review.auth import SESSION_COOKIE, Auth
+from indicifeval.builder.review.context import context_view
 from indicifeval.builder.review.desk import ReviewDesk
-from indicifeval.builder.review.items import workflows
-from indicifeval.builder.review.pages import fonts_css, item_view
+from indicifeval.builder.review.items import unanswered, workflows
+from indicifeval.builder.review.pages import dispute_view, fonts_css, item_view, language_attrs, missing_message
 from indicifeval.builder.review.store import ReviewStore
 from indicifeval.core.errors import InputError
 
@@ -40,6 +41,7 @@ class Review:
         self.auth = auth
         self.env = Environment(loader=PackageLoader("indicifeval.builder.review", "templates"),
                                autoescape=select_autoescape(default=True, default_for_string=True))
+        self.env.globals["language"] = language_attrs  # lang, dir and font of a language's text, on any page
 
     @property
     def stores(self) -> list[ReviewStore]:
@@ -126,10 +128,18 @@ def create_app(review: Review) -> Starlette:
         found = desk.find(item_id)
         if found is None or not desk.may_judge(session["annotator"], session["role"], item_id):
             return review.render("message.html", request, status=404, message="no such item for you")
-        item = found[1]
+        return show_item(request, session, found, notice=request.query_params.get("notice"))
+
+    def show_item(request: Request, session: dict[str, str], found: tuple[ReviewStore, Any], status: int = 200,
+                  notice: str | None = None, submitted: tuple[dict[str, str], str] | None = None,
+                  missing: list[dict] | None = None) -> Response:
+        """The item page (with its Ground context); after a refused save, with the answers and
+        comment given and the questions left open named."""
+        store, item = found
         view = item_view(item, workflows()[item.workflow], desk.latest(), session["annotator"],
-                         desk.assigned(session["annotator"]), desk.edits(item_id))
-        return review.render("item.html", request, item=view, notice=request.query_params.get("notice"))
+                         desk.assigned(session["annotator"]), desk.edits(item.id), context_view(store.folder, item.row),
+                         submitted, missing)
+        return review.render("item.html", request, status=status, item=view, notice=notice)
 
     async def save_verdict(request: Request) -> Response:
         checked = await item_form(request)
@@ -137,8 +147,12 @@ def create_app(review: Review) -> Starlette:
             return checked
         session, form, item_id = checked
         answers = {k[2:]: str(v) for k, v in form.items() if k.startswith("q_")}
-        if desk.judge(session["annotator"], item_id, answers, str(form.get("comment", ""))) is None:
-            return _to(f"/item/{quote(item_id)}?notice=answer+every+question")
+        comment = str(form.get("comment", ""))
+        found = desk.find(item_id)  # there: item_form checked it
+        missing = unanswered(found[1].workflow, answers) if found else []
+        if missing and found:  # the page again, 422, naming the questions left open; nothing saved
+            return show_item(request, session, found, 422, missing_message(missing), (answers, comment), missing)
+        desk.judge(session["annotator"], item_id, answers, comment)
         return _to("/next")
 
     async def undo(request: Request) -> Response:
@@ -177,7 +191,13 @@ def create_app(review: Review) -> Starlette:
             return session
         if session["role"] != "admin":
             return review.render("message.html", request, status=403, message="for the admin only")
-        return review.render("admin.html", request, rows=desk.progress_rows(None), disputes=desk.disagreements())
+        disputes = []
+        for dispute in desk.disagreements():  # each with the row and every annotator's answers and comment
+            found = desk.find(dispute["id"])
+            item = found[1] if found else None
+            disputes.append(dispute_view(dispute, item, workflows()[item.workflow] if item else None,
+                                         desk.standing(dispute["id"])))
+        return review.render("admin.html", request, rows=desk.progress_rows(None), disputes=disputes)
 
     async def adjudicate(request: Request) -> Response:
         checked = await checked_form(request)

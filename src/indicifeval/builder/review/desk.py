@@ -5,6 +5,7 @@ The web app (``app.py``) only turns requests into these calls and their results 
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -189,6 +190,17 @@ class ReviewDesk:
     def close(self) -> None:
         for store in self.stores:
             store.close()
+
+    def standing(self, item_id: str) -> dict[str, HumanVerdict]:
+        """annotator -> their standing verdict on one item (answers and comment included), read
+        by the item's index: what the adjudicator compares side by side."""
+        found = self.find(item_id)
+        if found is None:
+            return {}
+        rows = found[0]._run("SELECT * FROM verdicts WHERE item_id = ? AND withdrawn = 0 ORDER BY id", (item_id,))
+        return {r["annotator"]: HumanVerdict(r["item_id"], r["annotator"], r["workflow"], json.loads(r["answers"]),
+                                             r["comment"] or "", json.loads(r["edit"]) if r["edit"] else None,
+                                             r["at"], r["verdict"], bool(r["adjudication"])) for r in rows}
 
 
 __all__ = ["FixOutcome", "ReviewDesk"]

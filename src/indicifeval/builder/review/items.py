@@ -51,6 +51,17 @@ def verdict_of(workflow: str, answers: dict[str, str]) -> str | None:
     return "correct" if all(ok[q][answers[q]] for q in ok) else "incorrect"
 
 
+def unanswered(workflow: str, answers: dict[str, str]) -> list[dict[str, Any]]:
+    """The workflow's questions that ``answers`` leaves open (or answers with a value that is
+    none of its options), each with its number and text: what a refused save names."""
+    out = []
+    for n, q in enumerate(workflows()[workflow]["questions"], 1):
+        value = answers.get(q["id"], "")
+        if value not in {o["value"] for o in q["options"]}:
+            out.append({"n": n, "id": q["id"], "text": q["text"], "invalid": bool(value)})
+    return out
+
+
 def rows_file(folder: Path, subset: str) -> Path:
     final, assembled, _ = BUILD_ROWS[subset]
     return folder / final if (folder / final).is_file() else folder / assembled
@@ -145,5 +156,5 @@ def revalidate(item: ReviewItem, row: dict) -> list[dict]:
     return _findings([_row_fields(row)], source).get(item.id, [])
 
 
-__all__ = ["fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate", "verdict_of",
-           "workflow_of", "workflows"]
+__all__ = ["fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate", "unanswered",
+           "verdict_of", "workflow_of", "workflows"]

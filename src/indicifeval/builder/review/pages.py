@@ -1,21 +1,43 @@
 """What the review pages show of an item: its kwargs marked where they occur in the prompt (as
-text segments; the template escapes them), the direction and font of its script, the
-annotator's own answers and the edits made so far."""
+text segments; the template escapes them), the Ground context it was written from, the
+direction and font of its script (wherever language text appears: item, disagreements,
+progress), the annotator's own answers and the edits made so far, and a disagreement's
+answers side by side."""
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 import regex
 
 from indicifeval.checkers import lexical_kwargs
-from indicifeval.languages import get_profile
+from indicifeval.languages import UnknownLanguageError, get_profile
 from indicifeval.languages.composition import script_fonts
 
 if TYPE_CHECKING:
     from indicifeval.records import HumanVerdict, ReviewItem
 
-RTL_SCRIPTS = frozenset({"Arab", "Hebr"})
+
+@lru_cache(maxsize=1)
+def _directions() -> dict[str, str]:
+    """Script -> its writing direction, from the languages' scripts.json ("ltr" unless it says)."""
+    table = json.loads(resources.files("indicifeval.languages").joinpath("scripts.json").read_text(encoding="utf-8"))
+    return {code: str(info.get("direction", "ltr")) for code, info in table.items() if not code.startswith("_")}
+
+
+@lru_cache(maxsize=256)
+def language_attrs(code: str) -> dict[str, str]:
+    """What a page needs to show text of language ``code``: its ``lang``, ``dir``, script (for
+    the font class) and names; an unknown code is shown as itself, its direction left to the browser."""
+    try:
+        profile = get_profile(code)
+    except UnknownLanguageError:
+        return {"code": code, "lang": code, "dir": "auto", "script": "", "name": code, "native": code}
+    return {"code": code, "lang": code, "dir": _directions().get(profile.script, "ltr"), "script": profile.script,
+            "name": profile.name, "native": profile.native_name or profile.name}
 
 
 def segments(prompt: str, values: list[str]) -> list[tuple[str, bool]]:
@@ -46,25 +68,72 @@ def _values(row: dict) -> list[str]:
 
 
 def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanVerdict], annotator: str,
-              assigned: list[str], edits: list[dict] | None = None) -> dict[str, Any]:
+              assigned: list[str], edits: list[dict] | None = None, context: dict | None = None,
+              submitted: tuple[dict[str, str], str] | None = None, missing: list[dict] | None = None) -> dict[str, Any]:
+    """The item page's data. ``submitted``: the (answers, comment) of a save that was refused,
+    shown again with ``missing`` (the questions left unanswered) so that nothing is retyped."""
     row = item.row
-    profile = get_profile(item.language)
+    lang = language_attrs(item.language)
     mine = latest.get((item.id, annotator))
     at = assigned.index(item.id) if item.id in assigned else -1
     instructions = [{"id": iid, "kwargs": {k: v for k, v in kw.items() if v is not None}}
                     for iid, kw in zip(row["instruction_id_list"], row["kwargs"])]
+    answers, comment = submitted if submitted is not None else \
+        (mine.answers if mine else {}, mine.comment if mine else "")
     return {
-        "id": item.id, "language": item.language, "language_name": profile.name, "subset": item.subset,
-        "script": profile.script, "dir": "rtl" if profile.script in RTL_SCRIPTS else "ltr",
+        "id": item.id, "language": item.language, "language_name": lang["name"], "subset": item.subset,
+        "script": lang["script"], "dir": lang["dir"], "lang": lang,
         "segments": segments(row["prompt"], _values(row)), "source": (item.source or {}).get("prompt"),
+        "context": context, "ground": item.subset == "ground",
         "instructions": instructions, "findings": list(item.findings), "status": item.status,
         "reasons": list(item.reasons), "workflow": flow, "workflow_name": item.workflow,
-        "answers": mine.answers if mine else {}, "comment": mine.comment if mine else "",
+        "answers": answers, "comment": comment, "missing": missing or [],
+        "missing_ids": {q["id"] for q in missing or []},
         "done": mine is not None, "keywords": sorted(set(_values(row))),
         "edited": [{**e["detail"], "by": e["annotator"], "at": e["at"]} for e in edits or []],
         "previous": assigned[at - 1] if at > 0 else None,
         "next": assigned[at + 1] if 0 <= at < len(assigned) - 1 else None,
         "position": at + 1, "total": len(assigned),
+    }
+
+
+def missing_message(missing: list[dict]) -> str:
+    """One line naming the questions a save left unanswered (the page marks them too)."""
+    named = "; ".join(f"{q['n']}. {q['text']}" + (" (not one of its options)" if q.get("invalid") else "")
+                      for q in missing)
+    return f"Not saved: answer question{'s' if len(missing) > 1 else ''} {named}"
+
+
+def dispute_view(dispute: dict[str, Any], item: ReviewItem | None, flow: dict | None,
+                 standing: dict[str, HumanVerdict]) -> dict[str, Any]:
+    """A disagreement for the adjudicator, with the row: per question, each annotator's answer
+    (as its label, and whether it keeps the row correct) side by side; their verdicts and
+    comments; the prompt in its language's direction."""
+    names = [name for name, _, _ in dispute["verdicts"]]
+    verdicts = {name: standing[name] for name in names if name in standing}
+    questions = []
+    for n, q in enumerate((flow or {}).get("questions", []), 1):
+        options = {o["value"]: o for o in q["options"]}
+        cells = []
+        for name in names:
+            value = verdicts[name].answers.get(q["id"]) if name in verdicts else None
+            option = options.get(value) if value is not None else None
+            cells.append({"annotator": name, "value": value, "label": option["label"] if option else (value or "—"),
+                          "ok": bool(option and option["ok"])})
+        questions.append({"n": n, "id": q["id"], "text": q["text"], "cells": cells,
+                          "differ": len({c["value"] for c in cells}) > 1})
+    row = item.row if item else {}
+    language = item.language if item else dispute["id"].split("/", 1)[0]
+    return {
+        "id": dispute["id"], "lang": language_attrs(language), "annotators": names,
+        "prompt": row.get("prompt", dispute.get("prompt", "")),
+        "source": (item.source or {}).get("prompt") if item else None,
+        "instructions": [{"id": iid, "kwargs": {k: v for k, v in (kw or {}).items() if v is not None}}
+                         for iid, kw in zip(row.get("instruction_id_list", []), row.get("kwargs", []))],
+        "questions": questions,
+        "verdicts": [{"annotator": name, "verdict": verdict, "comment": comment,
+                      "at": verdicts[name].at if name in verdicts else None}
+                     for name, verdict, comment in dispute["verdicts"]],
     }
 
 
@@ -78,4 +147,4 @@ def fonts_css() -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["fonts_css", "item_view", "segments"]
+__all__ = ["dispute_view", "fonts_css", "item_view", "language_attrs", "missing_message", "segments"]

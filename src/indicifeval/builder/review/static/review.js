@@ -1,10 +1,12 @@
 // Keyboard-first review: 1-9 answer the current question and move on, Enter saves when every
-// question is answered, n/p next and previous item, u undo, c comment, Esc leaves the comment.
+// question is answered (else names the open questions and goes to the first), n/p next and
+// previous item, u undo, c comment, Esc leaves the comment.
 (function () {
   "use strict";
   const form = document.getElementById("verdict");
   if (!form) { return; }
   const questions = Array.from(form.querySelectorAll("fieldset.question"));
+  const said = document.getElementById("unanswered");
   let current = 0;
 
   function answered(q) { return q.querySelector("input[type=radio]:checked") !== null; }
@@ -18,7 +20,26 @@
   current = firstOpen();
   mark();
   questions.forEach(function (q, i) {
-    q.addEventListener("change", function () { current = i; advance(); });
+    q.addEventListener("change", function () { settle(q); current = i; advance(); });
+  });
+  // An answered question is no longer flagged; the message goes once none is open.
+  function settle(q) {
+    q.classList.remove("unanswered"); q.removeAttribute("aria-invalid");
+    if (said && !said.hidden && questions.every(answered)) { said.hidden = true; said.textContent = ""; }
+  }
+  // Saving with a question open saves nothing and says which (the server refuses it too).
+  function refuse() {
+    const open = questions.filter(function (q) { return !answered(q); });
+    open.forEach(function (q) { q.classList.add("unanswered"); q.setAttribute("aria-invalid", "true"); });
+    const named = open.map(function (q) { return q.dataset.n + ". " + q.dataset.text; });
+    if (said) {
+      said.textContent = "Not saved: answer question" + (open.length > 1 ? "s " : " ") + named.join("; ");
+      said.hidden = false;
+    }
+    current = firstOpen(); mark();
+  }
+  form.addEventListener("submit", function (event) {
+    if (!questions.every(answered)) { event.preventDefault(); refuse(); }
   });
   function advance() {
     const open = questions.findIndex(function (q, i) { return i > current && !answered(q); });
@@ -38,9 +59,9 @@
     const key = event.key;
     if (/^[1-9]$/.test(key)) {
       const option = questions[current] && questions[current].querySelector('input[data-key="' + key + '"]');
-      if (option) { option.checked = true; advance(); event.preventDefault(); }
+      if (option) { option.checked = true; settle(questions[current]); advance(); event.preventDefault(); }
     } else if (key === "Enter") {
-      if (questions.every(answered)) { form.submit(); } else { current = firstOpen(); mark(); }
+      if (questions.every(answered)) { form.submit(); } else { refuse(); }
       event.preventDefault();
     } else if (key === "n" || key === "ArrowRight") {
       const next = document.getElementById("next"); if (next) { window.location.href = next.href; }
