@@ -23,7 +23,10 @@ from indicifeval.core.folders import claim, read_manifest, write_manifest
 from indicifeval.core.lock import FolderLock
 
 BUILD_MANIFEST_FORMAT = 1
-STATUSES = ("running", "complete", "failed", "stale")
+STATUSES = ("running", "complete", "failed", "stale", "pending")
+# a stage that stopped to wait, not because something went wrong: a batch file exported and not
+# yet imported (``ground.generate.BatchPending``) is ``pending``; its error line says what to run
+WAITING_ERRORS = ("BatchPending:",)
 
 
 def now_iso() -> str:
@@ -224,7 +227,8 @@ class BuildFolder:
 
     def fail(self, record: StageRecord, error: str, outputs: list[str]) -> None:
         records = self.stages()
-        record.status, record.error = "failed", error
+        record.status = "pending" if error.startswith(WAITING_ERRORS) else "failed"
+        record.error = error.split(": ", 1)[1] if record.status == "pending" else error
         record.outputs = sorted(set(record.outputs) | set(outputs))
         records[record.name] = record
         self._save(records)
@@ -236,6 +240,8 @@ class BuildFolder:
         rows = []
         for name in names:
             rec = records[name]
+            if rec.status == "failed" and (rec.error or "").startswith(WAITING_ERRORS):  # made before "pending"
+                rec.status, rec.error = "pending", (rec.error or "").split(": ", 1)[1]
             rows.append({"stage": name, "status": rec.status, "counts": rec.counts, "started_at": rec.started_at,
                          "finished_at": rec.finished_at,
                          "note": rec.error or rec.stale_because or (f"reran: {rec.reran_because}" if rec.reran_because

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from indicifeval._version import __version__
 from indicifeval.cli import build_cmd, info, lm_eval_cmd, report_cmd, run_cmd, score_cmd, stats_cmd, validate_cmd
-from indicifeval.cli.common import HelpFormatter
+from indicifeval.cli.common import HelpFormatter, Parser
 
 SUBCOMMANDS = (run_cmd, score_cmd, report_cmd, build_cmd, info, lm_eval_cmd, validate_cmd, stats_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="indicifeval",
         description="Verifiable instruction-following evaluation for 14 Indic languages and English.",
         formatter_class=HelpFormatter,
@@ -29,11 +31,32 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit code. Errors a user can act on are one line on
     stderr (exit 1); an unexpected one says it is a bug. ``--debug`` shows the traceback."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    with _data_argument(args):
+        return _handle(args)
+
+
+@contextmanager
+def _data_argument(args: argparse.Namespace) -> Iterator[None]:
+    """A command that reads data names how it takes it (``--data``, ``--source``, ``DATA``), so
+    that an error about the data names a flag this command has."""
+    if not hasattr(args, "data_argument"):  # a command that reads no data: nothing to import
+        yield
+        return
+    from indicifeval.dataset.hub import DATA_ARGUMENT
+
+    token = DATA_ARGUMENT.set(args.data_argument)
+    try:
+        yield
+    finally:
+        DATA_ARGUMENT.reset(token)
+
+
+def _handle(args: argparse.Namespace) -> int:
     from indicifeval.core.errors import IndicIFEvalError
     from indicifeval.core.files import describe_os_error
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:
@@ -44,10 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         if args.debug:
             raise
+        from indicifeval.cli.common import command_name, missing_extra
         from indicifeval.cli.output import print_error
 
+        extra = missing_extra(command_name(args), exc.name or "") if isinstance(exc, ModuleNotFoundError) else None
         if isinstance(exc, IndicIFEvalError):
             print_error(exc)
+        elif extra is not None:  # an optional package that is not installed: name its extra
+            print_error(extra)
         elif isinstance(exc, OSError):
             print_error(describe_os_error(exc, exc.filename or "output"))
         else:

@@ -105,7 +105,7 @@ def _register_trans(verbs: argparse._SubParsersAction) -> None:
     add_stage_flags(t, STAGES)
     add_option_flags(t.add_argument_group("engine options (each applies to the engines it names)"),
                      _engine_classes(), identity="stage")
-    t.set_defaults(handler=build_trans)
+    t.set_defaults(handler=build_trans, data_argument="--source")
 
 
 def build_trans(args: argparse.Namespace) -> int:
@@ -141,9 +141,43 @@ def _short(value) -> str:
     return str(value)
 
 
-def show_status(args: argparse.Namespace) -> int:
+def _when(stamp: str | None) -> str:
+    """``2026-12-02T03:58:45+0000`` as ``12-02 03:58``: the full time is in ``--json``."""
+    return f"{stamp[5:10]} {stamp[11:16]}" if stamp and len(stamp) >= 16 else (stamp or "")
+
+
+def status_table(folder: str | Path, rows: list[dict], language: str):
+    """The stage table, readable at 80 columns: a stage's counts, parameters and note share one
+    cell, one line each, so the table wraps inside that cell instead of into columns of one
+    character."""
+    from rich import box
+    from rich.markup import escape
     from rich.table import Table
 
+    table = Table(title=f"build {escape(str(folder))} ({language})", box=box.SIMPLE_HEAD, title_justify="left",
+                  show_edge=False, padding=(0, 1, 0, 0))
+    table.add_column("stage", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("finished", no_wrap=True)
+    table.add_column("counts · parameters · note", overflow="fold")
+    colour = {"complete": "green", "failed": "red", "stale": "yellow", "pending": "cyan", "running": "yellow"}
+    for row in rows:
+        counts = ", ".join(f"{k} {v}" for k, v in row["counts"].items())
+        params = ", ".join(f"{k}={_short(v)}" for k, v in row["params"].items())
+        if row.get("engine"):
+            params = ", ".join(p for p in (params, f"engine={_short(row['engine'])}") if p)
+        lines = [escape(counts)] if counts else []
+        if params:
+            lines.append(f"[dim]{escape(params)}[/dim]")
+        if row["note"]:
+            lines.append(f"[italic]{escape(row['note'])}[/italic]")
+        status = row["status"]
+        table.add_row(row["stage"], f"[{colour.get(status, 'white')}]{status}", _when(row["finished_at"]),
+                      "\n".join(lines))
+    return table
+
+
+def show_status(args: argparse.Namespace) -> int:
     from indicifeval.builder import BuildFolder
     from indicifeval.cli.output import console
 
@@ -152,17 +186,7 @@ def show_status(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"language": build.language, "stages": rows}, ensure_ascii=False, indent=2))
         return 0
-    table = Table(title=f"build {args.folder} ({build.language})")
-    for column in ("stage", "status", "counts", "started", "finished", "parameters", "note"):
-        table.add_column(column)
-    for row in rows:
-        counts = ", ".join(f"{k} {v}" for k, v in row["counts"].items())
-        params = ", ".join(f"{k}={_short(v)}" for k, v in row["params"].items())
-        if row.get("engine"):
-            params = ", ".join(p for p in (params, f"engine={_short(row['engine'])}") if p)
-        table.add_row(row["stage"], row["status"], counts, row["started_at"] or "", row["finished_at"] or "",
-                      params, row["note"])
-    console.print(table)
+    console.print(status_table(args.folder, rows, build.language))
     if not rows:
         console.print("no stage has run yet")
     return 0

@@ -66,6 +66,17 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.set_defaults(handler=run)
 
 
+def _tell_imports(args: argparse.Namespace) -> None:
+    """A waiting stage ends in an exception, not a finished record: what it said (each imported
+    file's replies, failures, junk lines and unknown ids) is read back from the folder."""
+    from indicifeval.builder import BuildFolder
+    from indicifeval.cli.output import err_console
+
+    record = BuildFolder(args.folder).stages().get("generate")
+    for note in record.notes if record is not None else ():
+        err_console.print(f"generate: {note}", soft_wrap=True, markup=False)
+
+
 def run(args: argparse.Namespace) -> int:
     from indicifeval.builder.ground.generate import BatchPending
     from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
@@ -89,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
                             on_stage=stage_reporter(args),
                         progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
     except BatchPending as pending:
-        console.print(f"{args.lang}: waiting for batch results: {pending}", soft_wrap=True)
+        _tell_imports(args)
+        console.print(f"{args.lang}: generate pending, waiting for batch results: {pending}", soft_wrap=True)
         return WAITING
     if not args.quiet:
         show_status(argparse.Namespace(folder=args.folder, json=False))

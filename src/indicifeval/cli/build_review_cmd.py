@@ -99,7 +99,13 @@ def register(verbs: argparse._SubParsersAction) -> None:
     r.set_defaults(handler=report)
 
 
+REVIEW_MODULES = ("jinja2", "starlette", "uvicorn", "multipart")  # the [review] extra
+
+
 def serve(args: argparse.Namespace) -> int:
+    from indicifeval.cli.common import require_extra
+
+    require_extra("indicifeval build review serve", REVIEW_MODULES)  # before anything is opened
     from indicifeval.builder.review.serve import hold_folders, listen, open_auth, open_review, read_annotators
     from indicifeval.builder.review.serve import serve as run
     from indicifeval.cli.output import console, err_console

@@ -1,8 +1,13 @@
-"""What every subcommand shares: help that shows defaults, the --debug flag, list parsing."""
+"""What every subcommand shares: help that shows defaults, the --debug flag, list parsing, and a
+parser that answers a mistyped flag with the command at hand's usage and the closest flag."""
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
+import sys
+from typing import NoReturn
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -18,11 +23,101 @@ class HelpFormatter(argparse.HelpFormatter):
         return f"{text} (default: %(default)s)"
 
 
+class Parser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose subcommands (made with ``add_subparsers``, so of this class
+    too) refuse an unknown flag themselves: ``indicifeval score --outt x`` shows ``score``'s
+    usage and ``did you mean --out?``, not the top-level usage with no hint."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._subparsers is None:  # a leaf: an unknown flag is told before a missing one
+            unknown = self._unknown_flags(sys.argv[1:] if args is None else list(args))
+            if unknown:
+                self.error(f"unrecognized arguments: {' '.join(unknown)}{self._suggest(unknown)}")
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras and self._subparsers is None:  # what a leaf did not take, nobody will
+            self.error(f"unrecognized arguments: {' '.join(extras)}{self._suggest(extras)}")
+        return parsed, extras
+
+    def _flags(self) -> list[str]:
+        return sorted({s for a in self._actions for s in a.option_strings if s.startswith("--")})
+
+    def _unknown_flags(self, words: list[str]) -> list[str]:
+        """The ``--flags`` among ``words`` that are neither this parser's nor a prefix of one."""
+        flags = self._flags()
+        unknown = []
+        for word in words:
+            if word == "--":
+                break
+            name = word.split("=", 1)[0]
+            if name.startswith("--") and name not in flags and not any(f.startswith(name) for f in flags):
+                unknown.append(word)
+        return unknown
+
+    def _suggest(self, extras: list[str]) -> str:
+        flags = [w for w in extras if w.startswith("-") and w != "--"]
+        hints = []
+        for word in flags:
+            flag = word.split("=", 1)[0]
+            close = difflib.get_close_matches(flag, self._flags(), n=1, cutoff=0.6)
+            if close:
+                hints.append(close[0] if len(flags) == 1 else f"{close[0]} for {flag}")
+        return f" (did you mean {', '.join(hints)}?)" if hints else ""
+
+    def error(self, message: str) -> NoReturn:
+        choice = re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+        if choice:  # a mistyped subcommand or value: name the closest one
+            options = [c.strip().strip("'") for c in choice.group(3).split(",")]
+            close = difflib.get_close_matches(choice.group(2), options, n=1, cutoff=0.6)
+            if close:
+                message += f" (did you mean {close[0]}?)"
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def add_parser(sub: argparse._SubParsersAction, name: str, **kwargs) -> argparse.ArgumentParser:
     parser = sub.add_parser(name, formatter_class=HelpFormatter, **kwargs)
     parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                         help="show the full traceback of an error")
     return parser
+
+
+# the optional packages and the extra that installs each (pyproject.toml); `[build]` holds the
+# whole build half (review, parquet, hub and YAML), so the build's own modules name it
+EXTRAS = {"jinja2": "review", "starlette": "review", "uvicorn": "review", "multipart": "review",
+          "python_multipart": "review", "yaml": "build", "pyarrow": "parquet", "huggingface_hub": "build",
+          "datasets": "hub", "matplotlib": "report", "ray": "ray", "transformers": "hf", "tokenizers": "hf",
+          "accelerate": "hf", "sentencepiece": "hf", "vllm": "vllm", "lm_eval": "lm-eval",
+          "IndicTransToolkit": "indictrans"}
+
+
+def command_name(args: argparse.Namespace) -> str:
+    """``build review serve``: the subcommand at hand, as typed."""
+    words = [getattr(args, k, None) for k in ("command", "build_command", "review_command")]
+    return "indicifeval " + " ".join(w for w in words if w)
+
+
+def missing_extra(command: str, module: str) -> str | None:
+    """``build review serve needs jinja2: pip install 'indicifeval[review]'`` for a missing
+    optional package, or None for a module that is not one of ours to install."""
+    top = module.split(".")[0]
+    extra = EXTRAS.get(top)
+    return f"{command} needs {top}: pip install 'indicifeval[{extra}]'" if extra else None
+
+
+def require_extra(command: str, modules: tuple[str, ...]) -> None:
+    """Before a command starts work (or a server prints its address): every optional package it
+    needs, or one line naming the first missing one and its extra."""
+    import importlib.util
+
+    from indicifeval.core.errors import InputError
+
+    for module in modules:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # a broken or blocked install is as good as none
+            found = False
+        if not found:
+            raise InputError(missing_extra(command, module) or f"{command} needs {module}")
 
 
 def split_list(text: str | None) -> tuple[str, ...]:

@@ -1,8 +1,11 @@
-"""Terminal output: the summary tables and a progress bar that stays out of pipes."""
+"""Terminal output: the summary tables, and progress that is a bar on a terminal and a log line
+every few seconds in a pipe or a log file (so a long stage there is not silent)."""
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from contextlib import contextmanager
 
 from rich.console import Console
@@ -17,10 +20,19 @@ _SHORT = {
     "inst_level_loose_acc": "inst loose",
 }
 
-# On a terminal, tables fit its width; into a pipe or a file nothing is cut to "…": rich would
-# assume 80 columns there.
+# On a terminal, tables fit its width (the stage table is laid out to read at 80 columns); into a
+# pipe or a file nothing is cut to "…": rich would assume 80 columns there (or COLUMNS, which
+# GNU readline exports to the children of any process that loaded it).
 console = Console(highlight=False, width=None if sys.stdout.isatty() else 400)
 err_console = Console(stderr=True, highlight=False)
+LOG_EVERY_S = 5.0  # progress in a pipe: a line this often (INDICIFEVAL_PROGRESS_EVERY overrides it)
+
+
+def log_every() -> float:
+    try:
+        return max(0.0, float(os.environ.get("INDICIFEVAL_PROGRESS_EVERY", LOG_EVERY_S)))
+    except ValueError:
+        return LOG_EVERY_S
 
 
 def print_error(message: object) -> None:
@@ -81,11 +93,49 @@ class _Bar:
             self._progress.update(self._task, total=n)
 
 
+class _LogLines(_Bar):
+    """Progress without a terminal: ``description: done/total (rate/s, elapsed)`` on stderr at
+    most every ``every`` seconds, so a stage shorter than that prints nothing."""
+
+    def __init__(self, description: str, total: int | None, every: float):
+        super().__init__()
+        self._description, self._total, self._every = description, total, every
+        self._done = self._base = 0  # _base: done before this process started (a resumed run)
+        self._start = self._last = time.monotonic()
+
+    def __call__(self, n: int = 1) -> None:
+        self._done += n
+        now = time.monotonic()
+        if now - self._last >= self._every:
+            self._last = now
+            self.line(now)
+
+    def total(self, n: int) -> None:
+        self._total = n
+
+    def resume(self, total: int, done: int) -> None:
+        self._total, self._done, self._base = total, done, done
+
+    def line(self, now: float) -> None:
+        elapsed = now - self._start
+        rate = f", {(self._done - self._base) / elapsed:.1f}/s" if elapsed > 0 else ""
+        of = f"/{self._total}" if self._total is not None else ""
+        err_console.print(f"{self._description}: {self._done}{of}{rate}, {elapsed:.0f} s", soft_wrap=True,
+                          markup=False, highlight=False)
+
+
 @contextmanager
 def progress_bar(total: int | None, description: str, enabled: bool = True, min_total: int = 500):
-    """Yields a ``_Bar``: call it to advance, ``.total(n)`` once the length is known. Draws only
-    on an interactive terminal, and only for at least ``min_total`` steps."""
-    if not enabled or (total is not None and total < min_total) or not sys.stderr.isatty():
+    """Yields a ``_Bar``: call it to advance, ``.total(n)`` once the length is known. Draws a bar
+    only on an interactive terminal, and only for at least ``min_total`` steps; elsewhere writes
+    a log line every few seconds."""
+    if not enabled:
+        yield _Bar()
+        return
+    if not sys.stderr.isatty():
+        yield _LogLines(description, total, log_every())
+        return
+    if total is not None and total < min_total:
         yield _Bar()
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -112,9 +162,13 @@ def report_result(summary: dict, notes, last_line: str, quiet: bool = False) -> 
 @contextmanager
 def run_progress(enabled: bool = True):
     """Yields (on_total(total, done), on_progress(n)) for a generation run: a bar with rate
-    and ETA on an interactive terminal, nothing otherwise."""
-    if not enabled or not sys.stderr.isatty():
+    and ETA on an interactive terminal, a log line every few seconds otherwise."""
+    if not enabled:
         yield (lambda total, done: None), (lambda n=1: None)
+        return
+    if not sys.stderr.isatty():
+        lines = _LogLines("generating", None, log_every())
+        yield lines.resume, lines
         return
     from rich.progress import (
         BarColumn,

@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed",
                    help="fixed: corrected semantics; paper: the authors' published scorer")
     p.add_argument("--quiet", action="store_true", help="no table, no progress bar")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, data_argument="--data")
 
 
 def add_backend_flags(group: argparse._ArgumentGroup) -> None:

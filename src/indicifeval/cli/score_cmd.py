@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="score responses as they are (otherwise a <think>…</think> block is cut off first)")
     p.add_argument("--workers", type=int, default=1, help="processes to score with (0 = one per core)")
     p.add_argument("--quiet", action="store_true", help="no table, no progress bar")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, data_argument="--data")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", metavar="OUT", help="write the statistics as JSON, nothing rounded")
     p.add_argument("--markdown", metavar="OUT", help="write the tables as a Markdown block for a dataset card")
     p.add_argument("--quiet", action="store_true", help="no tables, only the last line")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, data_argument=None)  # DATA, --source or --against: any may be hub
 
 
 def rich_table(table):

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 from indicifeval.checkers import SUBSETS
 from indicifeval.cli.common import add_parser, split_list
 
+SUFFIX = ".validation.jsonl"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from indicifeval.dataset.validation import CHECKS, DEFAULT_OUT
+    from indicifeval.dataset.validation import CHECKS
 
     p = add_parser(
         sub, "validate",
@@ -26,26 +30,71 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--subset", choices=SUBSETS, help="subset of rows that carry none (otherwise trans)")
     p.add_argument("--source", help="the English rows the Trans rows were translated from (JSONL, same keys): "
                    "compares keys, instruction ids, kwargs and the words kept verbatim")
-    p.add_argument("--out", default=DEFAULT_OUT, help="the findings, one JSON object per line")
+    p.add_argument("--out", help="the findings, one JSON object per line (default: next to the data, DATA"
+                   + SUFFIX + " for DATA.jsonl or a folder DATA; never over a file validate did not write)")
+    p.add_argument("--overwrite", action="store_true", help="write --out even over a file validate did not write")
     p.add_argument("--skip", default="", help="checks to leave out, e.g. relation_missing")
     p.add_argument("--show", type=int, default=20, help="how many findings to list (errors first)")
     p.add_argument("--quiet", action="store_true", help="no tables, only the last line")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, data_argument=None)  # DATA or --source: either may be hub
 
 
 def run(args: argparse.Namespace) -> int:
     from indicifeval.cli.output import console
     from indicifeval.dataset.validation import validate
 
+    out = findings_file(args.data, args.out, args.overwrite)  # before any work: a bad --out costs nothing
     report = validate(args.data, args.language, args.subset, args.source, skip=split_list(args.skip))
-    out = report.write(args.out)
+    out = report.write(out)
     if not args.quiet:
         for table in tables(report, args.show):
             console.print(table)
     errors, warnings = len(report.errors), len(report.warnings)
-    console.print(f"{report.rows} rows, {report.instructions} instructions: {errors} errors, {warnings} warnings; "
-                  f"wrote {out}", soft_wrap=True)
+    nxt = f"; wrote {out}" + (" (every finding, with its row and evidence)" if report.findings else "")
+    console.print(f"{report.rows} rows, {report.instructions} instructions: {errors} errors, {warnings} warnings"
+                  + nxt, soft_wrap=True)
     return 1 if errors else 0
+
+
+def default_findings_file(data: str) -> Path:
+    """Next to the data: ``rows.jsonl`` -> ``rows.validation.jsonl``, a folder ``build/hi`` ->
+    ``build/hi.validation.jsonl`` (outside it: a build or hub folder is not ours to write in),
+    ``sample`` -> ``sample.validation.jsonl`` here."""
+    path = Path(data.rstrip("/\\") or data)
+    name = path.name
+    for suffix in (".gz", ".jsonl", ".json", ".parquet"):
+        name = name.removesuffix(suffix) if name != suffix else name
+    return path.with_name(name + SUFFIX)
+
+
+def _written_by_validate(path: Path) -> bool:
+    """Empty (a validation without findings), or a findings file: its first line one of ours."""
+    try:
+        with path.open("rb") as fh:
+            first = fh.readline(1 << 16)
+    except OSError:
+        return False
+    if not first.strip():
+        return path.stat().st_size == 0 or not path.read_bytes().strip()
+    try:
+        line = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(line, dict) and {"format_version", "check", "severity", "message"} <= set(line)
+
+
+def findings_file(data: str, out: str | None, overwrite: bool) -> Path:
+    """Where the findings go: ``--out`` or next to the data; a file that validate did not
+    write is refused (``--overwrite`` to replace it), and so is a folder."""
+    from indicifeval.core.errors import OutputError
+
+    path = Path(out) if out else default_findings_file(data)
+    if path.is_dir():
+        raise OutputError(f"{path}: is a folder; --out names the findings file (JSON lines)")
+    if path.exists() and not overwrite and not _written_by_validate(path):
+        raise OutputError(f"{path}: exists and is not a findings file that validate wrote; name another "
+                          f"--out, or add --overwrite to replace it")
+    return path
 
 
 def tables(report, show: int) -> list:

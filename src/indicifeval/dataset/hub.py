@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import socket
+from contextvars import ContextVar
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -16,6 +17,19 @@ from indicifeval.dataset.hub_layout import configs
 from indicifeval.dataset.rows import Row, check_unique, parse_row
 
 PROBE_TIMEOUT_S = 3.0
+# how the command at hand takes its data ("--data" for run and score, "--source" for build trans,
+# "DATA" for validate): set by the CLI, so the advice names a flag the user can pass
+DATA_ARGUMENT: ContextVar[str | None] = ContextVar("indicifeval_data_argument", default=None)
+
+
+def _argument() -> tuple[str, str]:
+    """(where, how to pass a local copy) in the words of the command at hand."""
+    name = DATA_ARGUMENT.get()
+    if name is None:
+        return "hub", "give DIR instead of 'hub'"
+    if name.startswith("-"):
+        return f"{name} hub", f"pass {name} DIR"
+    return f"{name} hub", f"give DIR as {name} instead of 'hub'"
 
 
 def _offline_mode() -> bool:
@@ -39,7 +53,7 @@ def _unreachable(repo: str) -> str | None:
 
 def _advice(repo: str) -> str:
     return (f"on a machine with internet run `huggingface-cli download {repo} --repo-type dataset --local-dir DIR`, "
-            f"copy DIR here and pass --data DIR (or set HF_HUB_OFFLINE=1 if it is in your Hugging Face cache)")
+            f"copy DIR here and {_argument()[1]} (or set HF_HUB_OFFLINE=1 if it is in your Hugging Face cache)")
 
 
 def rows_from_hub(repo: str, revision: str | None, splits: list[tuple[str, str]]) -> list[Row]:
@@ -52,7 +66,7 @@ def rows_from_hub(repo: str, revision: str | None, splits: list[tuple[str, str]]
     if not local and not _offline_mode():
         why = _unreachable(repo)
         if why:
-            raise InputError(f"{why}; {_advice(repo)}", f"--data hub ({repo})")
+            raise InputError(f"{why}; {_advice(repo)}", f"{_argument()[0]} ({repo})")
     rows: list[Row] = []
     names = configs()
     for lang, subset in splits:

@@ -48,14 +48,54 @@ def _transport(name: str) -> _Transport:
 
 
 @dataclass
+class FileImport:
+    """What one result file held, told with its name: a junk line, an unknown ``custom_id`` or
+    an HTTP 500 reply is reported in the file that has it, not only in the sum of an import."""
+
+    path: str
+    replies: int = 0  # good lines for a uid that was asked for
+    failed: int = 0  # error lines (an HTTP status other than 200, an expired request, ...)
+    duplicates: int = 0
+    malformed: list[str] = field(default_factory=list)  # "line N: why"
+    unknown: list[str] = field(default_factory=list)  # uids not asked for, in the order met
+    errors: dict[str, int] = field(default_factory=dict)  # error text -> lines with it
+
+    def counts(self) -> dict[str, int]:
+        return {"replies": self.replies, "failed": self.failed, "malformed": len(self.malformed),
+                "unknown": len(self.unknown), "duplicates": self.duplicates}
+
+    def summary(self, show: int = 3) -> str:
+        """``out.jsonl: 38 replies, 2 failed (HTTP 500: boom ×2), 1 junk line (line 4: ...)``."""
+
+        def some(items: list[str]) -> str:
+            return "; ".join(items[:show]) + (f"; and {len(items) - show} more" if len(items) > show else "")
+
+        parts = [f"{self.replies} {'reply' if self.replies == 1 else 'replies'}"]
+        if self.failed:
+            errors = [f"{e} ×{n}" if n > 1 else e for e, n in sorted(self.errors.items(), key=lambda x: -x[1])]
+            parts.append(f"{self.failed} failed ({some(errors)}; asked again)")
+        if self.malformed:
+            parts.append(f"{len(self.malformed)} junk line{'s' if len(self.malformed) > 1 else ''} "
+                         f"({some(self.malformed)})")
+        if self.unknown:
+            parts.append(f"{len(self.unknown)} unknown id{'s' if len(self.unknown) > 1 else ''} "
+                         f"(not asked for: {some(self.unknown)})")
+        if self.duplicates:
+            parts.append(f"{self.duplicates} duplicate{'s' if self.duplicates > 1 else ''} (the first kept)")
+        return f"{Path(self.path).name}: " + ", ".join(parts)
+
+
+@dataclass
 class ImportResult:
     """What a set of result files held: one generation per known uid (a good line wins over
-    an error line, the first good line over a later one), and what could not be used."""
+    an error line, the first good line over a later one), and what could not be used, in all
+    and per file (``files``, in the order given)."""
 
     generations: list[Generation] = field(default_factory=list)
     malformed: list[str] = field(default_factory=list)  # "FILE, line N: why"
     unknown: list[str] = field(default_factory=list)  # uids that were not asked for
     duplicates: int = 0  # good lines for a uid that already had one
+    files: list[FileImport] = field(default_factory=list)
 
     def missing(self, hashes: Mapping[str, str]) -> list[str]:
         """The uids (in ``hashes`` order) still without a usable answer: what to export again."""
@@ -141,21 +181,31 @@ def import_batch(transport: str, paths: Sequence[str | Path], hashes: Mapping[st
     failed: dict[str, Generation] = {}
     unknown: dict[str, None] = {}
     for path in paths:
+        this = FileImport(str(path))
+        result.files.append(this)
+        before = len(result.malformed)
         for uid, record in _records(Path(path), chosen.key, result.malformed):
             if uid not in hashes:
                 unknown.setdefault(uid)
+                if uid not in this.unknown:
+                    this.unknown.append(uid)
                 continue
             job = Job(GenerationRequest(uid, []), hashes[uid])
             generation = record_of(chosen.result(uid, record), job, DEFAULT_MAX_ANSWER_CHARS)
             if generation.error is not None:
                 failed[uid] = generation  # the last error is the one to show
+                this.failed += 1
+                this.errors[generation.error] = this.errors.get(generation.error, 0) + 1
             elif uid in good:
                 result.duplicates += 1
+                this.duplicates += 1
             else:
                 good[uid] = generation
+                this.replies += 1
+        this.malformed = [m.removeprefix(f"{path}, ") for m in result.malformed[before:]]
     result.generations = [g for uid in hashes if (g := good.get(uid) or failed.get(uid)) is not None]
     result.unknown = list(unknown)
     return result
 
 
-__all__ = ["TRANSPORTS", "ImportResult", "export_batch", "import_batch"]
+__all__ = ["TRANSPORTS", "FileImport", "ImportResult", "export_batch", "import_batch"]

@@ -114,18 +114,40 @@ def generate(ctx: StageContext, tasks: list[GenerationTask], log_name: str) -> d
     return _batch(ctx, spec, tasks, log)
 
 
+IMPORTS = "ground/batch/imports.jsonl"  # one line per result file imported, kept through reruns
+
+
+def _record_imports(ctx: StageContext, files: list, paths: list[str]) -> None:
+    """Each imported file's counts, by its content: a file imported again supersedes its own
+    line (``latest("sha256")``), never another file's."""
+    from indicifeval.core.files import sha256_of
+
+    with JsonlLog(ctx.keep(IMPORTS)) as log:
+        log.append_many([{"file": Path(path).name, "sha256": sha256_of(path), **this.counts(),
+                          "summary": this.summary()} for this, path in zip(files, paths)])
+
+
 def _batch(ctx: StageContext, spec: GenerateSpec, tasks: list[GenerationTask], log: JsonlLog) -> dict[str, int]:
     from indicifeval.builder.ground.batch import export_batch, import_batch
 
     hashes = reply_hashes(tasks, spec.identity)
-    counts = {"requests": len(tasks), "imported": 0, "malformed": 0, "unknown": 0}
+    counts = {"requests": len(tasks), "imported": 0}
     if spec.imports:
         result = import_batch(spec.transport, spec.imports, hashes)
         have = cached(log.read(), hashes)
         fresh = [g for g in result.generations if g.uid not in have]
         with log:
             log.append_many([g.to_json() for g in fresh])
-        counts.update(imported=len(fresh), malformed=len(result.malformed), unknown=len(result.unknown))
+        counts["imported"] = len(fresh)
+        for this in result.files:  # what each file held, told in the file's name
+            ctx.note(f"import {this.summary()}")
+        _record_imports(ctx, result.files, list(spec.imports))
+    imported = list(JsonlLog(ctx.folder / IMPORTS).latest("sha256").values()) if (ctx.folder / IMPORTS).exists() \
+        else []
+    if imported:  # over every file imported so far, not only this time's
+        counts["files"] = len(imported)
+        for name in ("replies", "failed", "malformed", "unknown"):
+            counts[name] = sum(int(line.get(name, 0)) for line in imported)
     pending = _missing(tasks, log, spec.identity)
     counts["missing"] = len(pending)
     if pending:
@@ -135,6 +157,7 @@ def _batch(ctx: StageContext, spec: GenerateSpec, tasks: list[GenerationTask], l
         export_batch(spec.transport, pending, spec.model, ctx.keep(name))  # it may be running at a provider
         how = ("vllm run-batch -i FILE -o OUT --model MODEL, or the OpenAI Batch API"
                if spec.transport == "openai-batch" else "Gemini batch mode")
+        ctx.record.counts = dict(counts)  # shown by `build status` while the stage waits
         raise BatchPending(f"{len(pending)} of {len(tasks)} replies are missing: run {Path(ctx.folder) / name} "
                            f"({how}), then run this command again with --import RESULTS.jsonl")
     return counts
