@@ -22,7 +22,8 @@ from tests.builder.review_fixtures import annotators_file, token, trans_folder  
 
 def _review_everything(review, name: str, disagree_on: set[str]) -> int:
     c = TestClient(create_app(review), follow_redirects=False)
-    c.post("/login", data={"token": token(name)})
+    form = re.search(r'name="csrf" value="([^"]+)"', c.get("/login").text).group(1)  # the login form's own
+    assert c.post("/login", data={"token": token(name), "csrf": form}).status_code == 303
     n = 0
     while (location := c.get("/next").headers.get("location")) is not None:
         page = c.get(location).text
@@ -88,7 +89,8 @@ def test_build_review_finalize_publish_and_run(tmp_path, capsys):
 
 def _client(review, name: str) -> TestClient:
     c = TestClient(create_app(review), follow_redirects=False)
-    c.post("/login", data={"token": token(name)})
+    form = re.search(r'name="csrf" value="([^"]+)"', c.get("/login").text).group(1)  # the login form's own
+    assert c.post("/login", data={"token": token(name), "csrf": form}).status_code == 303
     return c
 
 

@@ -305,7 +305,7 @@ class Auth:
         or its annotator is no longer in the annotators file)."""
         cached = getattr(request.state, "review_session", False)
         if cached is not False:
-            return cached
+            return cached if isinstance(cached, dict) else None
         sid = request.cookies.get(self.session_cookie)
         found = self.store.session(sid, self.max_age) if sid else None
         out = None
@@ -333,8 +333,8 @@ class Auth:
                 found = name
         if found is not None:
             return found
-        name = self._named(token)
-        return name if name is not None and self.store.verify(name, token) else None
+        named = self._named(token)
+        return named if named is not None and self.store.verify(named, token) else None
 
     async def login(self, request: Request, page: Callable[[int, str | None, str], Response]) -> Response:
         """GET: the form, with a fresh pre-session CSRF cookie; POST: a same-site post whose
@@ -349,8 +349,9 @@ class Auth:
             self._cookie(response, request, self.login_cookie, value, None)
             return response
 
-        if request.method != "POST":
-            return form_page(200, None)
+        if request.method != "POST":  # an earlier tab's form stays good
+            kept = request.cookies.get(self.login_cookie, "")
+            return form_page(200, None, kept if len(kept) >= 43 else None)
         why = self.cross_site(request)
         if why is not None:
             return PlainTextResponse(f"login refused: {why}", status_code=403)
