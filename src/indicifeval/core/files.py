@@ -15,9 +15,22 @@ from typing import IO
 
 from indicifeval.core.errors import OutputError
 
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)  # read once: a replaced file gets the permissions a plain open() would give it
 _NO_SPACE = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG}
+
+
+def current_umask() -> int:
+    """The process's umask now (it may change after import): read from /proc where the system
+    has it, since setting it to read it back is not safe while other threads create files."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def describe_os_error(exc: OSError, path: str | Path) -> OutputError:
@@ -111,7 +124,9 @@ class StagedFiles:
         tmp = Path(tmp_name)
         self._staged.append((tmp, final))
         try:
-            os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes it 0600, readable by its owner alone
+            # mkstemp makes it 0600, readable by its owner alone: give it what a plain open() would
+            # (the user's umask), so a teammate or a web server can read a published release
+            os.chmod(tmp, 0o666 & ~current_umask())
         except OSError:
             pass
         try:
