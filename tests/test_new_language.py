@@ -78,3 +78,14 @@ def test_run_score_report_and_lm_eval_with_a_new_language(bhojpuri, capsys):
     from indicifeval.lmeval import hooks
 
     assert callable(hooks.process_results_trans_bho)
+
+
+def test_the_renamed_copy_is_scored_but_the_check_names_what_it_lacks(bhojpuri, capsys):
+    """Scoring needs no more than the renamed copy above; `languages --check` says what a build
+    in it would need: its own name in language_names, function words of its own (it shares
+    Devanagari with hi), engine codes that are not Hindi's (the full walk-through, with
+    Maithili, is tests/languages/test_new_language_data.py)."""
+    capsys.readouterr()
+    assert main(["languages", "--check", "bho"]) == 1
+    errors = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("error:")]
+    assert {ln.split(":")[1].strip() for ln in errors} >= {"language_names", "function_words", "codes.nllb"}
