@@ -104,6 +104,7 @@ def test_a_cross_site_login_post_is_refused_and_a_same_site_one_accepted(team):
     page = client(review).get("/login")
     assert page.headers["content-security-policy"] == CSP and "frame-ancestors 'none'" in CSP
     assert page.headers["x-content-type-options"] == "nosniff"
+    assert page.headers["referrer-policy"] == "same-origin"  # no-referrer would make our own posts' Origin "null"
     cookie = page.headers["set-cookie"]
     assert cookie.startswith("review_login=") and "HttpOnly" in cookie and "SameSite=strict" in cookie
     # the attacker's page posts the attacker's token from the victim's browser

@@ -24,7 +24,7 @@ def register(verbs: argparse._SubParsersAction) -> None:
                          "Binds to 127.0.0.1 unless told otherwise; every page needs an annotator's token.")
     s.add_argument("folders", nargs="+", metavar="BUILD_DIR")
     s.add_argument("--annotators", required=True, help="JSON or YAML: name: annotator or name: admin; each new "
-                   "name gets a random token, printed once (its hash goes to FILE's .auth.sqlite beside it)")
+                   "name gets a random token, printed once (scrypt hashes in NAME.auth.sqlite beside the file)")
     s.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     s.add_argument("--port", type=int, default=8765, help="the port")
     s.add_argument("--overlap", type=float, default=0.2, help="share of items seen by two annotators")

@@ -59,7 +59,9 @@ class Review:
 def _secure(response: Response) -> Response:
     response.headers["Content-Security-Policy"] = CSP
     response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
+    # same-origin, not no-referrer: other sites learn nothing, and the app's own posts keep their
+    # Origin (no-referrer makes it "null"), which the cross-site check needs in browsers without Sec-Fetch-Site
+    response.headers["Referrer-Policy"] = "same-origin"
     response.headers["Cache-Control"] = "no-store"
     return response
 
