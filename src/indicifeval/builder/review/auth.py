@@ -262,10 +262,9 @@ class Auth:
         chosen = list(dict.fromkeys(names)) if names is not None else self.missing()
         for name in chosen:
             if name not in self.roster:
-                raise InputError(f"{name!r} is not in the annotators file", field="name")
+                raise InputError(f"{name!r} is not in the annotators file: add them there first")
             if name in self.clear:
-                raise InputError(f"{name}'s token is written in the annotators file: delete it there first",
-                                 field=name)
+                raise InputError(f"{name}'s token is written in the annotators file: delete it there first")
         return {name: self.store.issue(name) for name in chosen}
 
     # -- the request ------------------------------------------------------------------------
