@@ -152,6 +152,14 @@ def test_a_copy_without_the_minimum_is_named_line_by_line(profiles, capsys):
     assert any(ln.startswith("warning: stop_words:") and "are hi's" in ln for ln in lines)
 
 
+def test_no_stop_words_in_a_shared_script_is_an_error(profiles, capsys):
+    profile = as_docs_say(docs_block())
+    del profile["stop_words"]
+    code, lines = _check(capsys, str(profiles(profile)))
+    assert code == 1 and [ln for ln in lines if ln.startswith("error:")] == [
+        next(ln for ln in lines if ln.startswith("error: stop_words: none, but hi, mr, ne, sa share"))]
+
+
 def test_a_copy_that_keeps_its_old_code_is_one_line_everywhere(profiles, capsys):
     path = profiles(json.loads(HINDI.read_text(encoding="utf-8")), name="mai")  # hi.json copied, not edited
     code, lines = _check(capsys, str(path))

@@ -120,7 +120,7 @@ def check(spec: str, sample: Path | None) -> int:
                     found, measured = check_sample(profile, sample)
                     findings += found
         except InputError as exc:
-            if exc.file != str(path):
+            if not exc.file or Path(exc.file).resolve() != path.resolve():
                 raise  # another profile on the path, or the sample
             findings.append(Finding("error", exc.field or "profile", exc.message))
     for finding in findings:

@@ -159,8 +159,9 @@ def _function_words(profile: LanguageProfile, mates: dict[str, LanguageProfile],
             out.append(Finding("warning", "function_words", f"{len(mine) - len(own)} of its {len(mine)} words are "
                                                             f"also {who}'s: only its own words tell them apart"))
     if mates and not profile.stop_words:
-        out.append(Finding("warning", "stop_words", "none: the Ground keyword ranking would pick function words "
-                                                    "as keywords"))
+        out.append(Finding("error", "stop_words", f"none, but {', '.join(sorted(mates))} share the {profile.script} "
+                                                  f"script: the Ground keyword ranking would pick {profile.name}'s "
+                                                  "function words as keywords; list them (a JSON list of words)"))
     return out
 
 

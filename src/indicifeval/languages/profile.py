@@ -145,7 +145,24 @@ def _codes(value: object, key: str) -> tuple[str, ...]:
     return tuple(codes)
 
 
+def _hints(data: dict) -> None:
+    """The identification hints' shapes, as language identification reads them."""
+    if not isinstance(data.get("function_words", ""), str) or not isinstance(data.get("distinctive_letters", ""), str):
+        raise ValueError("function_words and distinctive_letters are strings (words separated by spaces)")
+    endings = data.get("distinctive_endings")
+    if endings is not None and not (isinstance(endings, dict) and isinstance(endings.get("endings"), list)
+                                    and isinstance(endings.get("min_words"), int)
+                                    and isinstance(endings.get("min_share"), (int, float))):
+        raise ValueError('distinctive_endings is {"endings": [...], "min_words": n, "min_share": f}')
+    markers = data.get("markers")
+    if markers is not None and not (isinstance(markers, dict) and isinstance(markers.get("against"), list)
+                                    and all(isinstance(markers.get(k, ""), str) for k in ("words", "endings",
+                                                                                         "contains"))):
+        raise ValueError('markers is {"against": [codes], "words": "...", "endings": "...", "contains": "..."}')
+
+
 def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
+    _hints(data)
     paper = data["paper"]
     defaults = data["defaults"]
     return LanguageProfile(
