@@ -131,6 +131,11 @@ def build_trans(args: argparse.Namespace) -> int:
     where = {"validate": "trans/rows.jsonl", "assemble": "trans/candidates.jsonl"}.get(last)
     console.print(f"{args.lang}: {last} {record.status}" + (f", {counts}" if counts else "")
                   + (f"; wrote {Path(args.folder) / where}" if where else ""), soft_wrap=True)
+    from indicifeval.builder.trans.pipeline import STAGES
+    from indicifeval.cli.next_steps import after_build
+
+    console.print(after_build(args.folder, last, args.until, STAGES, record.counts.get(NEEDS_REVIEW, 0)),
+                  soft_wrap=True, markup=False)
     return 0
 
 

@@ -109,4 +109,8 @@ def run(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{v} {k}" for k, v in record.counts.items() if k in ("rows", "rejected", "contexts"))
     where = f"; wrote {Path(args.folder) / 'ground' / 'rows.jsonl'}" if last == "rows" else ""
     console.print(f"{args.lang}: {last} {record.status}" + (f", {counts}" if counts else "") + where, soft_wrap=True)
+    from indicifeval.builder.ground.pipeline import STAGES
+    from indicifeval.cli.next_steps import after_build
+
+    console.print(after_build(args.folder, last, args.until, STAGES, 0), soft_wrap=True, markup=False)
     return 0

@@ -198,6 +198,9 @@ def export(args: argparse.Namespace) -> int:
     for folder in args.folders:
         path, n = export_verdicts(folder)
         console.print(f"{folder}: {n} verdicts; wrote {path}", soft_wrap=True)
+    from indicifeval.cli.next_steps import command
+
+    console.print(f"next: {command('build', 'review', 'agreement', *args.folders)}", soft_wrap=True)
     return 0
 
 
@@ -222,16 +225,25 @@ def agreement(args: argparse.Namespace) -> int:
             table.add_row(row["language"], row["question"], str(row["items_rated_twice"]), *cells)
         console.print(table)
         console.print(f"wrote {path}", soft_wrap=True)
+    from indicifeval.cli.next_steps import command
+
+    console.print(f"next: {command('build', 'finalize', *args.folders, '--out', 'release')}", soft_wrap=True)
     return 0
 
 
 def finalize(args: argparse.Namespace) -> int:
     from indicifeval.builder.release.finalize import finalize as run
+    from indicifeval.cli.next_steps import after_finalize, finalize_error
     from indicifeval.cli.output import console
+    from indicifeval.core.errors import InputError
 
-    report = run([Path(f) for f in args.folders], Path(args.out), drop_incorrect=args.drop_incorrect,
-                 accept_unreviewed=args.accept_unreviewed)
-    console.print(f"{report}", soft_wrap=True)
+    try:
+        report = run([Path(f) for f in args.folders], Path(args.out), drop_incorrect=args.drop_incorrect,
+                     accept_unreviewed=args.accept_unreviewed)
+    except InputError as exc:  # nothing to release: say how to get something
+        raise finalize_error(exc, args.folders, args.accept_unreviewed) from None
+    console.print(f"{report}; {after_finalize(report, args.folders, args.out, args.accept_unreviewed)}",
+                  soft_wrap=True)
     return 0
 
 
@@ -244,7 +256,10 @@ def publish(args: argparse.Namespace) -> int:
                 dataset_license=args.license, relation_compat=args.relation_compat)
     where = f"; pushed to {args.push}" + (f"@{args.revision}" if args.revision else "") if args.push else ""
     folder = Path(args.release) / HUB_FOLDERS[args.relation_compat]
-    console.print(f"wrote {len(files)} files in {folder}{where}", soft_wrap=True)
+    from indicifeval.cli.next_steps import after_publish
+
+    console.print(f"wrote {len(files)} files in {folder}{where}{after_publish(folder, bool(args.push))}",
+                  soft_wrap=True)
     return 0
 
 
@@ -252,5 +267,5 @@ def report(args: argparse.Namespace) -> int:
     from indicifeval.cli.output import console
     from indicifeval.reports.build_report import write_build_report
 
-    console.print(f"wrote {write_build_report(args.folders, args.out)}", soft_wrap=True)
+    console.print(f"wrote {write_build_report(args.folders, args.out)}; open it in a browser", soft_wrap=True)
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from indicifeval.cli.common import add_parser
 
@@ -50,5 +51,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for note in rep.notes:
             err_console.print(f"note: {note}", soft_wrap=True)
-        console.print(f"wrote {len(rep.files)} files to {args.out} ({len(rep.tables)} tables)", soft_wrap=True)
+        html = f"; open {Path(args.out) / 'report.html'} in a browser" if not args.no_html else ""
+        console.print(f"wrote {len(rep.files)} files to {args.out} ({len(rep.tables)} tables){html}", soft_wrap=True)
     return 0

@@ -79,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
         outcome = run_model(config, args.out, data, scoring=args.scoring, backend_options=options,
                             on_total=on_total, on_progress=on_progress, max_answer_chars=args.max_answer_chars,
                             overwrite=args.overwrite)
+    from indicifeval.cli.next_steps import after_scores
+
     report_result(outcome.result.summary, outcome.notes,
-                  f"{outcome.generated} generated, {outcome.resumed} already done; run folder {outcome.folder}",
-                  quiet=args.quiet)
+                  f"{outcome.generated} generated, {outcome.resumed} already done; run folder {outcome.folder}"
+                  + after_scores(outcome.folder), quiet=args.quiet)
     return 0

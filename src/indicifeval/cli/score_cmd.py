@@ -63,7 +63,10 @@ def run(args: argparse.Namespace) -> int:
                        strip_reasoning=not args.keep_reasoning, workers=args.workers, on_progress=advance,
                        on_total=advance.total)
     out = result.write(args.out, overwrite=args.overwrite)
-    report_result(result.summary, result.notes, f"wrote {out / SCORES} and {out / SUMMARY}", quiet=args.quiet)
+    from indicifeval.cli.next_steps import after_scores
+
+    report_result(result.summary, result.notes, f"wrote {out / SCORES} and {out / SUMMARY}{after_scores(out)}",
+                  quiet=args.quiet)
     return 0
 
 

@@ -21,20 +21,27 @@ VALIDATIONS = (TRANS_VALIDATION, "ground/validation.jsonl")
 COEFFICIENTS = ("raw_agreement", "cohen_kappa", "fleiss_kappa", "krippendorff_alpha", "gwet_ac1")
 
 
-def _stages(folders: list[BuildFolder]) -> Table:
+def build_names(folders: Sequence[str | Path]) -> list[str]:
+    """Each build by its folder's name (``hi-ground``), or by the path as given where two folders
+    share a name: two builds of one language (Trans and Ground) must not both read ``hi``."""
+    names = [Path(f).name or str(f) for f in folders]
+    return [str(f) if names.count(n) > 1 else n for f, n in zip(folders, names)]
+
+
+def _stages(folders: list[BuildFolder], names: list[str]) -> Table:
     rows = []
-    for build in folders:
+    for build, name in zip(folders, names):
         for row in build.status_rows():
             counts = ", ".join(f"{k} {v}" for k, v in row["counts"].items())
-            rows.append(Row([build.language, row["stage"], row["status"], counts, row["note"] or ""]))
+            rows.append(Row([name, build.language, row["stage"], row["status"], counts, row["note"] or ""]))
     return Table("stages", "Stages and their counts",
-                 [Column("language", "language"), Column("stage"), Column("status"), Column("counts"),
-                  Column("note")], rows)
+                 [Column("build"), Column("language", "language"), Column("stage"), Column("status"),
+                  Column("counts"), Column("note")], rows)
 
 
-def _findings(folders: list[BuildFolder]) -> Table:
+def _findings(folders: list[BuildFolder], names: list[str]) -> Table:
     rows = []
-    for build in folders:
+    for build, name in zip(folders, names):
         tally: Counter[tuple[str, str, str]] = Counter()
         for name in VALIDATIONS:
             path = build.folder / name
@@ -42,17 +49,17 @@ def _findings(folders: list[BuildFolder]) -> Table:
                 for _, f in read_jsonl(path):
                     tally[str(f.get("subset")), str(f.get("check")), str(f.get("severity"))] += 1
         for (subset, check, severity), n in sorted(tally.items()):
-            rows.append(Row([build.language, subset, check, severity, n]))
-    return Table("findings", "Validator findings", [Column("language", "language"), Column("subset"),
+            rows.append(Row([name, build.language, subset, check, severity, n]))
+    return Table("findings", "Validator findings", [Column("build"), Column("language", "language"), Column("subset"),
                                                     Column("check"), Column("severity"), Column("findings")], rows,
                  note="" if rows else "No findings (or the validate stages have not run).")
 
 
-def _review(folders: list[BuildFolder]) -> Table:
+def _review(folders: list[BuildFolder], names: list[str]) -> Table:
     from indicifeval.builder.review.store import ReviewStore
 
     rows = []
-    for build in folders:
+    for build, folder in zip(folders, names):
         if not (build.folder / REVIEW_DB).is_file():
             continue
         store = ReviewStore(build.folder, read_only=True)
@@ -61,15 +68,15 @@ def _review(folders: list[BuildFolder]) -> Table:
         finally:
             store.close()
         for name, (assigned, done) in progress.items():
-            rows.append(Row([build.language, name, assigned, done]))
-    return Table("review", "Review progress", [Column("language", "language"), Column("annotator"),
+            rows.append(Row([folder, build.language, name, assigned, done]))
+    return Table("review", "Review progress", [Column("build"), Column("language", "language"), Column("annotator"),
                                                Column("assigned"), Column("done")], rows,
                  note="" if rows else "No review yet.")
 
 
-def _agreement(folders: list[BuildFolder]) -> Table:
+def _agreement(folders: list[BuildFolder], names: list[str]) -> Table:
     rows = []
-    for build in folders:
+    for build, folder in zip(folders, names):
         path = build.folder / REVIEW_AGREEMENT
         if not path.is_file():
             continue
@@ -80,7 +87,7 @@ def _agreement(folders: list[BuildFolder]) -> Table:
                 value = e.get("value")
                 cells.append("—" if value is None else f"{value:.3f}" + (
                     f" [{e['low']:.2f}, {e['high']:.2f}]" if e.get("low") is not None else ""))
-            rows.append(Row([build.language, row["language"], row["question"], row.get("items_rated_twice", 0),
+            rows.append(Row([folder, row["language"], row["question"], row.get("items_rated_twice", 0),
                              *cells]))
     return Table("agreement", "Agreement (95% bootstrap intervals)",
                  [Column("build"), Column("language"), Column("question"), Column("items rated twice"),
@@ -92,8 +99,10 @@ def render_build_report(folders: Sequence[str | Path]) -> str:
     builds = [BuildFolder(f) for f in folders]
     for build in builds:
         build.manifest()  # a build folder, or a clear error
-    tables = [_stages(builds), _findings(builds), _review(builds), _agreement(builds)]
-    languages = ", ".join(b.language for b in builds)
+    names = build_names(folders)
+    tables = [_stages(builds, names), _findings(builds, names), _review(builds, names), _agreement(builds, names)]
+    languages = ", ".join(names)
+    listed = ", ".join(f"{n} ({b.language})" for n, b in zip(names, builds))
     body = "".join(table_section(t) for t in tables)
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -101,7 +110,8 @@ def render_build_report(folders: Sequence[str | Path]) -> str:
             'script-src \'unsafe-inline\'">\n'
             f"<title>IndicIFEval build report · {esc(languages)}</title>\n<style>{stylesheet()}</style>\n"
             f"<script>{asset('error-trap.js')}</script>\n</head>\n<body>\n"
-            f"<header><h1>Build report</h1><p>{len(builds)} build folder(s): {esc(languages)}</p></header>\n"
+            f"<header><h1>Build report</h1><p>{len(builds)} build folder{'' if len(builds) == 1 else 's'}: "
+            f"{esc(listed)}</p></header>\n"
             f"<main>{body}</main>\n<footer><p>Made by indicifeval. Script errors on this page: "
             f'<span id="js-errors">not run</span>.</p></footer>\n'
             f"<script>{asset('report.js')}</script>\n</body>\n</html>\n")
@@ -114,4 +124,4 @@ def write_build_report(folders: Sequence[str | Path], out: str | Path) -> Path:
     return path
 
 
-__all__ = ["render_build_report", "write_build_report"]
+__all__ = ["build_names", "render_build_report", "write_build_report"]

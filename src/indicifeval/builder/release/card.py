@@ -84,19 +84,22 @@ def _agreement(info: dict[str, Any]) -> list[str]:
     """The agreement files of the builds (``review agreement``: one row per language and question)
     as one table; figures of another shape as name/value pairs."""
     rows: list[dict[str, Any]] = []
-    for build in info.get("builds") or []:
+    for build in info.get("builds") or []:  # each build's rows, its "all" (pooled) rows among them
         data = build.get("agreement")
+        folder = {"build": build.get("folder") or build.get("language") or ""}
         if isinstance(data, dict) and isinstance(data.get("rows"), list):
-            rows += [r for r in data["rows"] if isinstance(r, dict)]
+            rows += [{**folder, **r} for r in data["rows"] if isinstance(r, dict)]
         elif isinstance(data, dict):
-            rows.append({"language": build.get("language"), **{k: v for k, v in data.items() if k != "format_version"}})
+            rows.append({**folder, "language": build.get("language"),
+                         **{k: v for k, v in data.items() if k != "format_version"}})
     if not rows:
         return []
-    names = list(dict.fromkeys(k for r in rows for k in r if k not in ("language", "question")))
-    return ["Agreement between annotators (value [bootstrap interval], rounded; `provenance/release.json` has them "
-            "whole):", "",
-            *_table(["language", "question", *names], [[r.get("language", ""), r.get("question", ""),
-                                                        *[_estimate(r.get(n)) for n in names]] for r in rows])]
+    names = list(dict.fromkeys(k for r in rows for k in r if k not in ("build", "language", "question")))
+    return ["Agreement between annotators, per build folder (value [bootstrap interval], rounded; language `all` "
+            "pools a build's languages; `provenance/release.json` has them whole):", "",
+            *_table(["build", "language", "question", *names],
+                    [[r["build"], r.get("language", ""), r.get("question", ""), *[_estimate(r.get(n)) for n in names]]
+                     for r in rows])]
 
 
 def _front_matter(written_card: str, languages: list[str], dataset_license: str, pretty_name: str) -> list[str]:
@@ -114,7 +117,8 @@ def card(written_card: str, rows: list[Row], info: dict[str, Any], decision: Dec
     names = configs()
     languages = sorted({r.language for r in rows})
     lines = _front_matter(written_card, languages, decision.licence, pretty_name)
-    lines += [f"# {pretty_name}", "", f"Instruction-following prompts in {len(languages)} languages, built and "
+    lines += [f"# {pretty_name}", "", f"Instruction-following prompts in {len(languages)} "
+              f"language{'' if len(languages) == 1 else 's'}, built and "
               f"reviewed with indicifeval {info.get('indicifeval_version', __version__)}: one config per subset, "
               f"one split per language. Tags say what review found, as in the published IndicIFEval rows: Trans rows "
               f"are tagged `correct` or `incorrect`, Ground rows `incorrect` only where review refused one that was "

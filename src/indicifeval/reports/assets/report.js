@@ -45,7 +45,8 @@ Array.prototype.forEach.call(document.querySelectorAll('input[data-toggle-paper]
   box.addEventListener('change', function(){ if (table) table.classList.toggle('hide-paper', !box.checked); });
 });
 
-// ---- samples ----
+// ---- samples (a page without them, such as the build report, has only sortable tables) ----
+if (!$('sample-list')){ window.__showErrors && window.__showErrors(); return; }
 var blob = $('samples-data');
 var data = blob ? JSON.parse(blob.textContent) : {runs: [], ids: [], prompts: [], languages: {}, rows: []};
 var R = {run: 0, lang: 1, subset: 2, key: 3, prompt: 4, answer: 5, reasoning: 6, finish: 7, ids: 8, strict: 9,
