@@ -8,12 +8,14 @@ assigned to them, an admin sees all and adjudicates."""
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -82,7 +84,7 @@ def create_app(review: Review) -> Starlette:
         why = review.auth.cross_site(request)
         if why is not None:
             return _secure(PlainTextResponse(f"refused: {why}", status_code=403))
-        session = review.session(request)
+        session = await run_in_threadpool(review.session, request)  # the database: never on the event loop
         if session is None:
             return _secure(PlainTextResponse("not logged in", status_code=403))
         form = await request.form()
@@ -90,16 +92,21 @@ def create_app(review: Review) -> Starlette:
             return _secure(PlainTextResponse("bad or missing CSRF token", status_code=403))
         return session, form
 
-    async def item_form(request: Request) -> tuple[dict[str, str], Any, str] | Response:
-        """(session, form, item id) of a checked POST about an item this session may judge."""
+    async def item_post(request: Request, work: Callable[[dict[str, str], Any, str], Response]) -> Response:
+        """A checked POST about an item this session may judge, then ``work(session, form, item
+        id)``: the check and the work in one trip to the thread pool (the database's side)."""
         checked = await checked_form(request)
         if isinstance(checked, Response):
             return checked
         session, form = checked
         item_id = str(form.get("item", ""))
-        if desk.find(item_id) is None or not desk.may_judge(session["annotator"], session["role"], item_id):
-            return _secure(PlainTextResponse("no such item for you", status_code=404))
-        return session, form, item_id
+
+        def checked_work() -> Response:
+            if desk.store_of(item_id) is None or not desk.may_judge(session["annotator"], session["role"], item_id):
+                return _secure(PlainTextResponse("no such item for you", status_code=404))
+            return work(session, form, item_id)
+
+        return await run_in_threadpool(checked_work)
 
     async def login(request: Request) -> Response:
         def page(status: int, error: str | None, login_csrf: str) -> Response:
@@ -113,7 +120,7 @@ def create_app(review: Review) -> Starlette:
             return checked
         return review.auth.logout(request, _to("/login"))
 
-    async def next_item(request: Request) -> Response:
+    def next_item(request: Request) -> Response:  # sync: Starlette runs it in its thread pool
         session = needs_session(request)
         if isinstance(session, Response):
             return session
@@ -122,7 +129,7 @@ def create_app(review: Review) -> Starlette:
             return _to(f"/item/{quote(item_id)}")
         return review.render("done.html", request, rows=desk.progress_rows(session["annotator"]))
 
-    async def item_page(request: Request) -> Response:
+    def item_page(request: Request) -> Response:
         session = needs_session(request)
         if isinstance(session, Response):
             return session
@@ -138,56 +145,55 @@ def create_app(review: Review) -> Starlette:
         """The item page (with its Ground context); after a refused save, with the answers and
         comment given and the questions left open named."""
         store, item = found
-        view = item_view(item, workflows()[item.workflow], desk.latest(), session["annotator"],
-                         desk.assigned(session["annotator"]), desk.edits(item.id), context_view(store.folder, item.row),
+        queue = cast("list[str]", desk.queue(session["annotator"]))  # a Sequence: read place by place
+        view = item_view(item, workflows()[item.workflow], desk.mine(item.id, session["annotator"]),
+                         session["annotator"], queue, desk.edits(item.id), context_view(store.folder, item.row),
                          submitted, missing)
         return review.render("item.html", request, status=status, item=view, notice=notice)
 
     async def save_verdict(request: Request) -> Response:
-        checked = await item_form(request)
-        if isinstance(checked, Response):
-            return checked
-        session, form, item_id = checked
+        return await item_post(request, lambda session, form, item_id: save(request, session, form, item_id))
+
+    def save(request: Request, session: dict[str, str], form: Any, item_id: str) -> Response:
         answers = {k[2:]: str(v) for k, v in form.items() if k.startswith("q_")}
         comment = str(form.get("comment", ""))
         found = desk.find(item_id)  # there: item_form checked it
         missing = unanswered(found[1].workflow, answers) if found else []
         if missing and found:  # the page again, 422, naming the questions left open; nothing saved
             return show_item(request, session, found, 422, missing_message(missing), (answers, comment), missing)
-        desk.judge(session["annotator"], item_id, answers, comment)
+        desk.judge(session["annotator"], item_id, answers, comment, found)
         return _to("/next")
 
     async def undo(request: Request) -> Response:
-        checked = await item_form(request)
-        if isinstance(checked, Response):
-            return checked
-        session, _, item_id = checked
-        desk.withdraw(session["annotator"], item_id)
-        return _to(f"/item/{quote(item_id)}?notice=verdict+withdrawn")
+        def withdraw(session: dict[str, str], _: Any, item_id: str) -> Response:
+            desk.withdraw(session["annotator"], item_id)
+            return _to(f"/item/{quote(item_id)}?notice=verdict+withdrawn")
+
+        return await item_post(request, withdraw)
 
     async def fix(request: Request) -> Response:
-        checked = await item_form(request)
-        if isinstance(checked, Response):
-            return checked
-        session, form, item_id = checked
-        try:
-            done = desk.fix_keyword(session["annotator"], item_id, str(form.get("old", "")), str(form.get("new", "")))
-        except InputError as exc:
-            if exc.message == "this workflow allows no edit":
-                return _secure(PlainTextResponse(exc.message, status_code=400))
-            return _to(f"/item/{quote(item_id)}?notice={quote(str(exc))}")
-        said = f"keyword fixed; re-validated: {done.errors} errors" + (
-            f"; {done.reopened} verdicts reopened" if done.reopened else "")
-        return _to(f"/item/{quote(item_id)}?notice={quote(said)}")
+        def fixed(session: dict[str, str], form: Any, item_id: str) -> Response:
+            try:
+                done = desk.fix_keyword(session["annotator"], item_id, str(form.get("old", "")),
+                                        str(form.get("new", "")))
+            except InputError as exc:
+                if exc.message == "this workflow allows no edit":
+                    return _secure(PlainTextResponse(exc.message, status_code=400))
+                return _to(f"/item/{quote(item_id)}?notice={quote(str(exc))}")
+            said = f"keyword fixed; re-validated: {done.errors} errors" + (
+                f"; {done.reopened} verdicts reopened" if done.reopened else "")
+            return _to(f"/item/{quote(item_id)}?notice={quote(said)}")
 
-    async def progress(request: Request) -> Response:
+        return await item_post(request, fixed)
+
+    def progress(request: Request) -> Response:
         session = needs_session(request)
         if isinstance(session, Response):
             return session
         who = None if session["role"] == "admin" else session["annotator"]
         return review.render("progress.html", request, rows=desk.progress_rows(who))
 
-    async def admin(request: Request) -> Response:
+    def admin(request: Request) -> Response:
         session = needs_session(request)
         if isinstance(session, Response):
             return session
@@ -209,8 +215,8 @@ def create_app(review: Review) -> Starlette:
         if session["role"] != "admin":
             return _secure(PlainTextResponse("for the admin only", status_code=403))
         try:
-            desk.adjudicate(session["annotator"], str(form.get("item", "")), str(form.get("verdict", "")),
-                            str(form.get("comment", "")))
+            await run_in_threadpool(desk.adjudicate, session["annotator"], str(form.get("item", "")),
+                                    str(form.get("verdict", "")), str(form.get("comment", "")))
         except InputError:
             return _secure(PlainTextResponse("no such item or verdict", status_code=400))
         return _to("/admin")

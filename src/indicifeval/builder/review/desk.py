@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -28,13 +28,20 @@ class FixOutcome:
     reopened: int
 
 
+def _prefix(item_id: str) -> str:
+    """``language/subset`` of an item id: which build folders may hold it."""
+    return "/".join(item_id.split("/", 2)[:2])
+
+
 class Queue(Sequence[str]):
     """An annotator's items across the stores, in order: its length, an item's place and the
     item at a place each one indexed look-up, so no page loads the whole queue."""
 
-    def __init__(self, stores: list[ReviewStore], annotator: str):
+    def __init__(self, parts: list[tuple[ReviewStore, int]], annotator: str,
+                 holders: Callable[[str], list[ReviewStore]]):
         self.annotator = annotator
-        self._parts = [(store, store.queue_length(annotator)) for store in stores]
+        self._parts = parts
+        self._holders = holders
 
     def __len__(self) -> int:
         return sum(n for _, n in self._parts)
@@ -59,29 +66,43 @@ class Queue(Sequence[str]):
         raise IndexError(at)
 
     def index(self, item_id: object, start: int = 0, stop: int | None = None) -> int:
-        offset = 0
+        holders, offset = self._holders(str(item_id)), 0
         for store, n in self._parts:
-            place = store.queue_place(str(item_id), self.annotator)
+            place = store.queue_place(str(item_id), self.annotator) if store in holders else None
             if place is not None:
                 return offset + place
             offset += n
         raise ValueError(item_id)
 
     def __contains__(self, item_id: object) -> bool:
-        return any(store.is_assigned(str(item_id), self.annotator) for store, _ in self._parts)
+        return any(store.is_assigned(str(item_id), self.annotator) for store in self._holders(str(item_id)))
 
 
 class ReviewDesk:
     def __init__(self, stores: list[ReviewStore]):
+        """``stores`` with their items and assignments in place (what the desk learns of them
+        here, which folders hold which ids and the length of each queue, stays as it is)."""
         self.stores = stores
+        self._by_prefix: dict[str, list[ReviewStore]] = {}
+        for store in stores:
+            for prefix in sorted({_prefix(i) for i in store.item_ids()}):
+                self._by_prefix.setdefault(prefix, []).append(store)
+        self._queues: dict[str, list[tuple[ReviewStore, int]]] = {}
+
+    def _holders(self, item_id: str) -> list[ReviewStore]:
+        return self._by_prefix.get(_prefix(item_id), [])
 
     # -- reading --------------------------------------------------------------------------------
     def find(self, item_id: str) -> tuple[ReviewStore, ReviewItem] | None:
-        for store in self.stores:
+        for store in self._holders(item_id):
             item = store.item(item_id)
             if item is not None:
                 return store, item
         return None
+
+    def store_of(self, item_id: str) -> ReviewStore | None:
+        """The store holding the item, by its key alone (nothing decoded)."""
+        return next((store for store in self._holders(item_id) if store.has_item(item_id)), None)
 
     def items(self) -> list[ReviewItem]:
         return [i for store in self.stores for i in store.items()]
@@ -90,17 +111,19 @@ class ReviewDesk:
         return [i for store in self.stores for i in store.assigned(annotator)]
 
     def may_judge(self, annotator: str, role: str, item_id: str) -> bool:
-        return role == "admin" or any(store.is_assigned(item_id, annotator) for store in self.stores)
+        return role == "admin" or any(store.is_assigned(item_id, annotator) for store in self._holders(item_id))
 
     def mine(self, item_id: str, annotator: str) -> dict[tuple[str, str], HumanVerdict]:
         """The annotator's standing verdict on one item, keyed as ``latest()`` (one look-up)."""
-        found = self.find(item_id)
-        verdict = found[0].standing(item_id, annotator) if found else None
+        store = self.store_of(item_id)
+        verdict = store.standing(item_id, annotator) if store else None
         return {(item_id, annotator): verdict} if verdict else {}
 
     def queue(self, annotator: str) -> Queue:
         """The annotator's items in order, read place by place (a page needs its neighbours)."""
-        return Queue(self.stores, annotator)
+        if annotator not in self._queues:
+            self._queues[annotator] = [(store, store.queue_length(annotator)) for store in self.stores]
+        return Queue(self._queues[annotator], annotator, self._holders)
 
     def latest(self) -> dict[tuple[str, str], HumanVerdict]:
         out: dict[tuple[str, str], HumanVerdict] = {}
@@ -109,18 +132,20 @@ class ReviewDesk:
         return out
 
     def edits(self, item_id: str) -> list[dict[str, Any]]:
-        found = self.find(item_id)
-        return found[0].edits(item_id) if found else []
+        store = self.store_of(item_id)
+        return store.edits(item_id) if store else []
 
     def next_for(self, annotator: str) -> str | None:
         """The first item assigned to ``annotator`` that has no standing verdict of theirs."""
         return next((i for i in (store.next_open(annotator) for store in self.stores) if i is not None), None)
 
     # -- acting ---------------------------------------------------------------------------------
-    def judge(self, annotator: str, item_id: str, answers: dict[str, str], comment: str = "") -> str | None:
-        """Save ``annotator``'s answers about the item; returns the verdict they mean, or None
-        (nothing saved) while a question of the workflow is unanswered."""
-        store, item = self._found(item_id)
+    def judge(self, annotator: str, item_id: str, answers: dict[str, str], comment: str = "",
+              found: tuple[ReviewStore, ReviewItem] | None = None) -> str | None:
+        """Save ``annotator``'s answers about the item (``found``: its store and item, when the
+        caller has them); returns the verdict they mean, or None (nothing saved) while a
+        question of the workflow is unanswered."""
+        store, item = found if found is not None and found[1].id == item_id else self._found(item_id)
         questions = workflows()[item.workflow]["questions"]
         answers = {q["id"]: str(answers.get(q["id"], "")) for q in questions}
         verdict = verdict_of(item.workflow, answers)
@@ -133,7 +158,9 @@ class ReviewDesk:
         return verdict
 
     def withdraw(self, annotator: str, item_id: str) -> bool:
-        store, _ = self._found(item_id)
+        store = self.store_of(item_id)
+        if store is None:
+            raise InputError(f"no item {item_id!r}", field="item")
         return store.undo(item_id, annotator)
 
     def fix_keyword(self, annotator: str, item_id: str, old: str, new: str) -> FixOutcome:
