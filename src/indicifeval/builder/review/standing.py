@@ -122,6 +122,33 @@ def rebuild(db: sqlite3.Connection) -> None:
                "HAVING MAX(adjudication) = 0 AND COUNT(DISTINCT COALESCE(verdict, '')) >= 2")
 
 
+def _statements(db: sqlite3.Connection, script: str) -> None:
+    """A script statement by statement (``executescript`` would commit the transaction)."""
+    for sql in script.split(";\n"):
+        if sql.strip():
+            db.execute(sql)
+
+
+def upgrade(db: sqlite3.Connection, base: str, version: int) -> None:
+    """Bring a database of any earlier layout to ``version`` (the log's tables from ``base``,
+    then these), in one transaction; what stands is rebuilt from the log when it was missing."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        _statements(db, base)
+        columns = {r[1] for r in db.execute("PRAGMA table_info(assignments)")}
+        if "seq" not in columns:
+            db.execute("ALTER TABLE assignments ADD COLUMN seq INTEGER")
+            db.execute("ALTER TABLE assignments ADD COLUMN open INTEGER DEFAULT 1")
+        _statements(db, SCHEMA)
+        if db.execute("PRAGMA user_version").fetchone()[0] < version:
+            rebuild(db)
+            db.execute(f"PRAGMA user_version = {int(version)}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
 def snapshot(db: sqlite3.Connection) -> dict[str, list[tuple]]:
     """The derived tables' contents, ordered: what the tests compare a rebuild with."""
     return {
@@ -133,4 +160,4 @@ def snapshot(db: sqlite3.Connection) -> dict[str, list[tuple]]:
     }
 
 
-__all__ = ["SCHEMA", "account", "language_of", "rebuild", "restand", "settle", "snapshot"]
+__all__ = ["SCHEMA", "account", "language_of", "rebuild", "restand", "settle", "snapshot", "upgrade"]

@@ -58,32 +58,6 @@ def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
 
-def _statements(db: sqlite3.Connection, script: str) -> None:
-    """A script statement by statement (``executescript`` would commit the transaction)."""
-    for sql in script.split(";\n"):
-        if sql.strip():
-            db.execute(sql)
-
-
-def _upgrade(db: sqlite3.Connection) -> None:
-    """Bring a database of any earlier version to this one, in one transaction."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        _statements(db, _SCHEMA)
-        columns = {r[1] for r in db.execute("PRAGMA table_info(assignments)")}
-        if "seq" not in columns:
-            db.execute("ALTER TABLE assignments ADD COLUMN seq INTEGER")
-            db.execute("ALTER TABLE assignments ADD COLUMN open INTEGER DEFAULT 1")
-        _statements(db, standing.SCHEMA)
-        if db.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-            standing.rebuild(db)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-
-
 class ReviewStore:
     """One build folder's ``review/review.sqlite``; safe to use from the server's threads."""
 
@@ -105,7 +79,7 @@ class ReviewStore:
                 memory = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
                 db.backup(memory)
                 db.close()
-                _upgrade(memory)
+                standing.upgrade(memory, _SCHEMA, SCHEMA_VERSION)
                 memory.row_factory = sqlite3.Row
                 self._shared = memory
             else:
@@ -120,7 +94,7 @@ class ReviewStore:
             self._db.execute("PRAGMA busy_timeout = 10000")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={sync.upper()}")
-            _upgrade(self._db)
+            standing.upgrade(self._db, _SCHEMA, SCHEMA_VERSION)
 
     def _connect(self) -> sqlite3.Connection:
         uri = self.path.resolve().as_uri() + ("?mode=ro" if self._read_only else "")
