@@ -209,3 +209,27 @@ def test_tokens_are_only_stored_hashed(review, folders):
     for folder in dirs:
         data = (folder / "review" / "review.sqlite").read_bytes()
         assert token("asha").encode() not in data and token("admin").encode() not in data
+
+
+def test_the_admin_page_shows_a_bounded_number_of_disagreements(review, monkeypatch):
+    """However many are open, the page holds the first ADMIN_DISPUTES and says how many there are;
+    adjudicating one brings in the next."""
+    from indicifeval.builder.review import app as app_module
+
+    asha, ravi, admin = client(review, "asha"), client(review, "ravi"), client(review, "admin")
+    shared = [i for i in review.desk.assigned("asha") if i in review.desk.assigned("ravi")][:2]
+    assert len(shared) == 2
+    for item in shared:
+        for c, good in ((asha, True), (ravi, False)):
+            page = c.get(f"/item/{quote(item)}").text
+            answers = answer_all(page)
+            if not good:
+                answers["q_meaningful"] = "no"
+            assert c.post("/verdict", data={"item": item, "csrf": csrf(page), **answers}).status_code == 303
+    monkeypatch.setattr(app_module, "ADMIN_DISPUTES", 1)
+    page = admin.get("/admin").text
+    assert page.count('class="dispute"') == 1 and "Disagreements to adjudicate (2)" in page and "The first 1" in page
+    first = re.search(r'class="dispute" data-item="([^"]+)"', page).group(1)
+    admin.post("/adjudicate", data={"item": first, "verdict": "correct", "csrf": csrf(page)})
+    page = admin.get("/admin").text
+    assert page.count('class="dispute"') == 1 and "Disagreements to adjudicate (1)" in page and first not in page

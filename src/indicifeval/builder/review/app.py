@@ -30,6 +30,7 @@ from indicifeval.builder.review.store import ReviewStore
 from indicifeval.core.errors import InputError
 
 COOKIE = SESSION_COOKIE
+ADMIN_DISPUTES = 50  # disagreements shown on the admin page at once
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; img-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
@@ -200,12 +201,15 @@ def create_app(review: Review) -> Starlette:
         if session["role"] != "admin":
             return review.render("message.html", request, status=403, message="for the admin only")
         disputes = []
-        for dispute in desk.disagreements():  # each with the row and every annotator's answers and comment
+        # the first few, each with the row and every annotator's answers and comment: the page stays
+        # the same size however many are open (an adjudicated one makes room for the next)
+        for dispute in desk.disagreements(limit=ADMIN_DISPUTES):
             found = desk.find(dispute["id"])
             item = found[1] if found else None
             disputes.append(dispute_view(dispute, item, workflows()[item.workflow] if item else None,
                                          desk.standing(dispute["id"])))
-        return review.render("admin.html", request, rows=desk.progress_rows(None), disputes=disputes)
+        return review.render("admin.html", request, rows=desk.progress_rows(None), disputes=disputes,
+                             dispute_total=desk.disagreement_count())
 
     async def adjudicate(request: Request) -> Response:
         checked = await checked_form(request)
