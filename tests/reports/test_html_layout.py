@@ -12,6 +12,7 @@ import pytest
 
 from indicifeval.reports import api
 from tests.reports.demo_runs import make_named_runs
+from tests.reports.system import require_indic_fonts
 from tests.reports.test_html import _chrome, _console_lines
 
 # local checkpoints make long names with few break opportunities
@@ -44,6 +45,7 @@ window.addEventListener('load', function(){
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
+    require_indic_fonts()  # widths are those of real glyphs: fallback boxes lay the tables out otherwise
     runs = make_named_runs(tmp_path_factory.mktemp("runs"), list(MODELS))  # six runs, every language
     out = tmp_path_factory.mktemp("report")
     api.report(runs, out, n_boot=50, plots=False)

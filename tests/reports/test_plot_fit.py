@@ -12,9 +12,16 @@ from indicifeval.reports.api import build_report
 from indicifeval.reports.model import Report
 from indicifeval.reports.plots import write_plots
 from tests.reports.demo_runs import make_demo_runs
+from tests.reports.system import require_indic_fonts
 from tests.reports.test_analyses import _write_run
 
 Figure = pytest.importorskip("matplotlib.figure").Figure
+
+
+@pytest.fixture(autouse=True)
+def _indic_fonts():
+    """The measured layouts are those of real glyphs: fallback fonts lay text out otherwise."""
+    require_indic_fonts()
 
 LONG = ("org/A-Really-Quite-Long-Model-Name-For-Testing-Purposes-7B-Instruct-v0.3",
         "org/Another-Extremely-Verbose-Model-Identifier-13B-Chat-Preview", "org/Short-1B")
