@@ -27,8 +27,10 @@ def register(verbs: argparse._SubParsersAction) -> None:
                          "exported file's results are imported with --import.")
     g.add_argument("folder", help="the build folder (one per language)")
     g.add_argument("--lang", required=True, help="the language (a profile code, e.g. hi)")
-    g.add_argument("--corpus", required=True, help="JSONL/Parquet documents {doc_id, text}: a file, a folder, or a "
-                   "hub path such as hf://datasets/ai4bharat/sangraha/verified/hin")
+    g.add_argument("--corpus", required=True, help="JSONL/Parquet documents {doc_id, text}: a file, a folder, a "
+                   "hub path such as hf://datasets/ai4bharat/sangraha/verified/hin, or 'sample': the bundled "
+                   "sample's prompts and answers in the language, a tiny corpus to try the build offline "
+                   "(the project's own text, Apache-2.0)")
     g.add_argument("--revision", help="the hub corpus's revision (a commit, pinned in the manifest)")
     g.add_argument("--corpus-license", metavar="SPDX", help="the corpus's licence (e.g. CC-BY-SA-4.0 for FLORES): "
                    "recorded with the rows, and `build publish` licenses the dataset by it (a share-alike corpus "
@@ -66,6 +68,37 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.set_defaults(handler=run)
 
 
+SAMPLE = "sample"
+
+
+def sample_corpus(language: str) -> str:
+    """``--corpus sample``: the bundled sample's prompts and answers in ``language`` as documents,
+    written once (the same bytes every time, so the same identity) to a cache folder, where the
+    build can name it by file like any corpus."""
+    import json
+    import os
+
+    from indicifeval.core.errors import InputError
+    from indicifeval.core.files import write_text
+    from indicifeval.dataset import load_rows
+    from indicifeval.dataset.responses import load_responses
+
+    rows = [r for r in load_rows(SAMPLE) if r.language == language]
+    if not rows:
+        raise InputError(f"the bundled sample has no rows in {language!r}; give a corpus of your own (--corpus FILE)",
+                         field="corpus")
+    answers = load_responses(SAMPLE)
+    docs = [{"doc_id": f"sample-{language}-prompt-{r.key}", "text": r.prompt} for r in rows]
+    docs += [{"doc_id": f"sample-{language}-answer-{r.key}", "text": text} for r in rows
+             if (text := answers.lookup(r))]
+    lines = "".join(json.dumps(d, ensure_ascii=False, sort_keys=True) + "\n" for d in docs)
+    path = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "indicifeval" / "corpora" / \
+        f"sample-{language}.jsonl"
+    if not path.is_file() or path.read_text(encoding="utf-8") != lines:
+        write_text(path, lines)
+    return str(path)
+
+
 def _tell_imports(args: argparse.Namespace) -> None:
     """A waiting stage ends in an exception, not a finished record: what it said (each imported
     file's replies, failures, junk lines and unknown ids) is read back from the folder."""
@@ -91,9 +124,10 @@ def run(args: argparse.Namespace) -> int:
                            shard_bytes=max(1, int(args.shard_mb * 2**20)), skip_top=args.skip_top,
                            stop_words=False if args.keep_stop_words else None)
     forced = forced_stages(args)
+    corpus = sample_corpus(args.lang) if args.corpus == SAMPLE else args.corpus
 
     try:
-        done = build_ground(args.folder, args.lang, args.corpus, args.plan, generator, plan_scale=args.plan_scale,
+        done = build_ground(args.folder, args.lang, corpus, args.plan, generator, plan_scale=args.plan_scale,
                             executor=args.executor, workers=args.workers, ray_address=args.ray_address, mining=mining,
                             revision=args.revision, corpus_license=args.corpus_license, until=args.until,
                             force=forced, overwrite=args.overwrite,
