@@ -133,15 +133,20 @@ def test_urdu_is_right_to_left_with_its_fonts(review):
     assert "Noto Nastaliq Urdu" in admin.get("/fonts.css").text
 
 
-def test_undo_and_adjudication(review):
-    asha, ravi, admin = client(review, "asha"), client(review, "ravi"), client(review, "admin")
-    shared = next(i for i in review.desk.assigned("asha") if i in review.desk.assigned("ravi"))
-    for c, good in ((asha, True), (ravi, False)):
-        page = c.get(f"/item/{quote(shared)}").text
+def _disagree(yes, no, item):
+    """``yes`` finds ``item`` correct, ``no`` answers that it is not meaningful."""
+    for c, good in ((yes, True), (no, False)):
+        page = c.get(f"/item/{quote(item)}").text
         answers = answer_all(page)
         if not good:
             answers["q_meaningful"] = "no"
-        assert c.post("/verdict", data={"item": shared, "csrf": csrf(page), **answers}).status_code == 303
+        assert c.post("/verdict", data={"item": item, "csrf": csrf(page), **answers}).status_code == 303
+
+
+def test_undo_and_adjudication(review):
+    asha, ravi, admin = client(review, "asha"), client(review, "ravi"), client(review, "admin")
+    shared = next(i for i in review.desk.assigned("asha") if i in review.desk.assigned("ravi"))
+    _disagree(asha, ravi, shared)
     page = asha.get(f"/item/{quote(shared)}").text
     assert 'id="undo"' in page
     asha.post("/undo", data={"item": shared, "csrf": csrf(page)})
@@ -220,12 +225,7 @@ def test_the_admin_page_shows_a_bounded_number_of_disagreements(review, monkeypa
     shared = [i for i in review.desk.assigned("asha") if i in review.desk.assigned("ravi")][:2]
     assert len(shared) == 2
     for item in shared:
-        for c, good in ((asha, True), (ravi, False)):
-            page = c.get(f"/item/{quote(item)}").text
-            answers = answer_all(page)
-            if not good:
-                answers["q_meaningful"] = "no"
-            assert c.post("/verdict", data={"item": item, "csrf": csrf(page), **answers}).status_code == 303
+        _disagree(asha, ravi, item)
     monkeypatch.setattr(app_module, "ADMIN_DISPUTES", 1)
     page = admin.get("/admin").text
     assert page.count('class="dispute"') == 1 and "Disagreements to adjudicate (2)" in page and "The first 1" in page
