@@ -144,14 +144,15 @@ def test_a_torn_last_line_from_a_full_disk_is_repaired_and_the_resume_goes_on(tm
     assert _lines(log) == _lines(whole / "trans" / "phrases-mt.jsonl")  # nothing asked twice
 
 
-def test_an_echo_translator_gives_rows_for_review_not_auto_ok(tmp_path):
+def test_an_echo_translator_stops_the_build_saying_why(tmp_path):
+    """Every prompt came back in English: the build stops with one line naming it (after the
+    validate stage has written its findings), and no row is auto-ok."""
     echo = EngineSpec("mock", "m", backend=MockBackend("m", script=lambda request: request.messages[-1]["content"]))
-    done = build_trans(tmp_path / "bn", "bn", "sample", echo)
-    assert done["validate"].counts["auto-ok"] == 0
-    rows = [json.loads(x) for x in (tmp_path / "bn" / "trans" / "rows.jsonl").read_text().splitlines()]
-    assert all(r["status"] == "needs-review" for r in rows)
-    assert any("not translated" in " ".join(r["reasons"]) or "prompt_language" in " ".join(r["reasons"])
-               for r in rows)
+    with pytest.raises(InputError, match="mostly in the Latn script, not Beng: the engine did not translate"):
+        build_trans(tmp_path / "bn", "bn", "sample", echo)
+    rows = tmp_path / "bn" / "trans" / "rows.jsonl"
+    assert not rows.exists() or all(json.loads(x)["status"] == "needs-review" for x in rows.read_text().splitlines())
+    assert (tmp_path / "bn" / "trans" / "validation.jsonl").is_file()
 
 
 def test_english_prompts_are_a_validator_error(tmp_path):
@@ -169,7 +170,8 @@ def test_an_english_writing_prompt_writer_gives_no_rows_and_an_error(tmp_path, c
     english = ('{"instruction": "Write a short essay about the history of this city and its people.", '
                '"constraint": "", "unsafe": false}')
     gen = Generator(backend=MockBackend("m", script=lambda request: english))
-    with pytest.raises(InputError, match="0 rows .*(wrong language|word not in the prompt)"):
+    with pytest.raises(InputError, match="identified as English \\(en\\), not Hindi .* the model wrote them in "
+                       "another language or script"):
         build_ground(tmp_path / "g", "hi", corpus, None, gen, executor="serial", mining=SMALL)
     assert _lines(tmp_path / "g" / "ground" / "generations.jsonl") > 0  # paid for, and kept
 

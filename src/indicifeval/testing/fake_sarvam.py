@@ -165,8 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     config = SarvamConfig(api_key=args.api_key or None, latency_s=args.latency,
                           faults=FaultPlan(rate=args.fault_rate, kinds=SARVAM_FAULTS, seed=args.seed))
     server = FakeSarvamServer(config, args.host, args.port)
-    print(f"serving on http://{args.host}:{args.port} (POST /translate)", flush=True)
-    server.serve_forever()
+    server.serve_forever(f"serving on http://{args.host}:{args.port} (POST /translate)")
 
 
 if __name__ == "__main__":

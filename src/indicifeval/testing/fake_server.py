@@ -188,8 +188,7 @@ def main(argv: list[str] | None = None) -> None:
     config = ServerConfig(answers=sample_answers() if args.answers == "sample" else {}, latency_s=args.latency,
                           reasoning=args.reasoning, faults=FaultPlan(rate=args.fault_rate))
     server = FakeOpenAIServer(config, args.host, args.port)
-    print(f"serving on http://{args.host}:{args.port}/v1", flush=True)
-    server.serve_forever()
+    server.serve_forever(f"serving on http://{args.host}:{args.port}/v1")
 
 
 if __name__ == "__main__":

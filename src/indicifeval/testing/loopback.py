@@ -39,9 +39,14 @@ class LoopbackServer:
         if self._thread is not None:
             self._thread.join(5)
 
-    def serve_forever(self) -> None:
-        """Foreground use (a ``__main__`` entry)."""
-        self._serve()
+    def serve_forever(self, ready: str = "") -> None:
+        """Foreground use (a ``__main__`` entry): ``ready`` is printed once the port is bound,
+        never before (a client that waits for it can connect at once)."""
+        self.start()
+        if ready:
+            print(ready, flush=True)
+        assert self._thread is not None
+        self._thread.join()
 
     def _serve(self) -> None:
         loop = self._loop = asyncio.new_event_loop()

@@ -20,7 +20,7 @@ from indicifeval.builder.ground.answers import parse_json_answer
 from indicifeval.builder.ground.requests import templates
 from indicifeval.builder.ground.select import instructions_of
 from indicifeval.dataset.validation import validate_rows
-from indicifeval.languages import language_name
+from indicifeval.languages import get_profile, language_name
 from indicifeval.records import AUTO_OK, Candidate, Generation, GenerationTask, MinedContext, Row
 from indicifeval.text.keywords import has_keyword
 from indicifeval.text.langid import identify_language
@@ -99,10 +99,23 @@ def taken_for_another(rejected: list[dict], accepted: int, language: str) -> str
         return None
     other, _ = Counter(wrong).most_common(1)[0]
     taken = "no language" if other == "unknown" else f"{language_name(other)} ({other})"
-    return (f"{len(wrong)} of the {checked} prompts were identified as {taken}, not {language_name(language)} "
-            f"({language}), so none can be kept: the {language} profile cannot be told from {other}; give it "
-            f"function_words and stop_words of its own and the codes CLD2 gives its text (\"cld2\": [...]), then run "
-            f"the build again (`indicifeval languages --check {language}` says what is missing)")
+    head = (f"{len(wrong)} of the {checked} prompts were identified as {taken}, not {language_name(language)} "
+            f"({language}), so none can be kept: ")
+    if not _same_script(other, language):  # the writer answered in another language, not a profile gap
+        return head + ("the model wrote them in another language or script; check the model, its system prompt "
+                       "and backend options, then run the build again")
+    return head + (f"the {language} profile cannot be told from {other}; give it function_words and stop_words of "
+                   f"its own and the codes CLD2 gives its text (\"cld2\": [...]), then run the build again "
+                   f"(`indicifeval languages --check {language}` says what is missing)")
+
+
+def _same_script(other: str, language: str) -> bool:
+    """Whether ``other`` is a profile written in ``language``'s script (only then can the profile
+    be the reason the two are confused)."""
+    try:
+        return get_profile(other).script == get_profile(language).script
+    except Exception:  # a world language without a profile, or "unknown"
+        return False
 
 
 __all__ = ["STOP_MIN", "STOP_SHARE", "WRONG_LANGUAGE", "build_row", "taken_for_another"]
