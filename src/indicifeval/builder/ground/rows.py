@@ -110,12 +110,12 @@ def taken_for_another(rejected: list[dict], accepted: int, language: str) -> str
 
 
 def _same_script(other: str, language: str) -> bool:
-    """Whether ``other`` is a profile written in ``language``'s script (only then can the profile
-    be the reason the two are confused)."""
+    """Whether ``other`` may be written in ``language``'s script: False only when both have
+    profiles and their scripts differ (then the writer, not the profile, is the reason)."""
     try:
         return get_profile(other).script == get_profile(language).script
-    except Exception:  # a world language without a profile, or "unknown"
-        return False
+    except Exception:  # a world language without a profile, or "unknown": the profile advice stands
+        return True
 
 
 __all__ = ["STOP_MIN", "STOP_SHARE", "WRONG_LANGUAGE", "build_row", "taken_for_another"]
