@@ -12,7 +12,9 @@ once, a few disputed), then every annotator at once for ``--seconds``: the next 
 page, the verdict, and now and then the progress page, while an admin reloads the admin page.
 Prints p50/p99 latency per kind of request, requests/s, and the CPU time of the server and of
 the load generator beside the wall time (both share this machine's cores; the load average is
-printed too).
+printed too), and whether the target holds: page and save p99 under 50 ms with the team
+sending at least 500 requests/s. With no pause the clients wait on each other (latency is then
+clients / throughput); with a 0.1 s pause they send about 1,000 requests/s, twice the target.
 
     python benchmarks/review_round.py                        # both, 100,000 verdicts, 32 annotators
     python benchmarks/review_round.py --part load --seconds 30
@@ -37,6 +39,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+TARGET_RATE, TARGET_P99 = 500, 50.0  # requests/s the team sends, and the slowest page or save allowed (ms)
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 ITEM = re.compile(r'data-item="([^"]+)"')
 QUESTION = re.compile(r'name="(q_[a-z]+)" value="([^"]+)"')
@@ -326,6 +329,10 @@ def _report(annotators: int, think: float, times: dict[str, list[float]], wall: 
         if values:
             print(f"{kind:>10} {len(values):>7} {_pct(values, 0.5):>8.1f} {_pct(values, 0.99):>8.1f} "
                   f"{max(values) * 1000:>8.1f}")
+    worst = max(_pct(times["page"], 0.99), _pct(times["save"], 0.99))
+    met = requests / wall >= TARGET_RATE and worst < TARGET_P99
+    print(f"target (page and save p99 < {TARGET_P99:g} ms at >= {TARGET_RATE} requests/s): "
+          f"{'met' if met else 'not met'} (p99 {worst:.1f} ms at {requests / wall:.0f} requests/s)")
 
 
 def _own_cpu() -> float:
@@ -347,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--open", type=float, default=0.1, help="load: share of each queue not yet judged")
     parser.add_argument("--dispute", type=float, default=0.01, help="load: share of stored verdicts saying incorrect")
     parser.add_argument("--seconds", type=float, default=60, help="load: how long the team works, per pause")
-    parser.add_argument("--think", default="0,0.5", help="load: seconds each annotator pauses between items, one "
+    parser.add_argument("--think", default="0,0.1", help="load: seconds each annotator pauses between items, one "
                         "run each (0: as fast as the server answers; people take 10-60 s)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

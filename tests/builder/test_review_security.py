@@ -27,7 +27,7 @@ import httpx  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from indicifeval.builder.review.app import CSP, create_app  # noqa: E402
-from indicifeval.builder.review.auth import SCRYPT, Auth, LoginLimit, TokenStore, auth_path  # noqa: E402
+from indicifeval.builder.review.auth import MAX_FORM, SCRYPT, Auth, LoginLimit, TokenStore, auth_path  # noqa: E402
 from indicifeval.builder.review.serve import (  # noqa: E402
     export_verdicts,
     open_auth,
@@ -145,6 +145,29 @@ def test_a_cross_site_post_with_the_right_csrf_token_is_still_refused(team):
     assert not review.desk.latest()
     assert c.post("/verdict", data=data, headers={"sec-fetch-site": "same-origin"}).status_code == 303
     assert (item, "asha") in review.desk.latest()
+
+
+def test_an_oversized_or_unmeasured_post_is_refused_before_its_body_is_read(team):
+    review, tokens = app_for(team)
+    c = client(review)
+    assert login(c, tokens["asha"]).status_code == 303
+    page = c.get(c.get("/next").headers["location"]).text
+    item = re.search(r'data-item="([^"]+)"', page).group(1)
+    answers = {q: re.search(rf'name="{q}" value="([^"]+)"', page).group(1)
+               for q in dict.fromkeys(re.findall(r'name="(q_[a-z]+)"', page))}
+    data = {"item": item, "csrf": csrf(page), **answers}
+    big = c.post("/verdict", data={**data, "comment": "x" * (MAX_FORM + 1)})
+    assert big.status_code == 413 and "64 KiB" in big.text and not review.desk.latest()
+    chunked = c.post("/verdict", content=iter([b"item=" + item.encode()]),  # no Content-Length: a stream
+                     headers={"content-type": "application/x-www-form-urlencoded"})
+    assert chunked.status_code == 413 and not review.desk.latest()
+    fresh = client(review)
+    form = fresh.get("/login")
+    r = fresh.post("/login", data={"token": "y" * (MAX_FORM + 1), "csrf": login_csrf(form.text)})
+    assert r.status_code == 413 and "set-cookie" not in r.headers
+    # a long comment within the limit is kept, cut to the length a comment may have
+    assert c.post("/verdict", data={**data, "comment": "z" * 5000}).status_code == 303
+    assert review.desk.latest()[item, "asha"].comment == "z" * 2000
 
 
 # -- the rate limit --------------------------------------------------------------------------

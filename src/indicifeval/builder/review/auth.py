@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
 SESSION_COOKIE, LOGIN_COOKIE = "review_session", "review_login"
+MAX_FORM = 64 * 1024  # bytes in a posted form: a comment (2,000 characters) or a keyword fix fits many times
 SCRYPT = {"n": 1 << 14, "r": 8, "p": 1}  # 16 MiB, ~60 ms: ample for 256-bit random tokens
 DB_MODE, EXPORT_MODE = 0o600, 0o640  # the review's databases: the owner's; exports: also their group's
 FAILURES, WINDOW = 5, 60.0  # failed logins allowed per address and per annotator in WINDOW seconds
@@ -93,6 +94,15 @@ def scrub_old_hashes(db: str | Path) -> bool:
         return True
     finally:
         con.close()
+
+
+def form_fits(request: Request) -> bool:
+    """Whether a post says it is at most ``MAX_FORM`` bytes, checked before the body is read (a
+    post without a length is refused: the app's own forms always send one)."""
+    try:
+        return 0 <= int(request.headers.get("content-length", "")) <= MAX_FORM
+    except ValueError:
+        return False
 
 
 def _sha256(text: str) -> str:
@@ -354,6 +364,8 @@ class Auth:
         why = self.cross_site(request)
         if why is not None:
             return PlainTextResponse(f"login refused: {why}", status_code=403)
+        if not form_fits(request):
+            return PlainTextResponse(f"a form is at most {MAX_FORM // 1024} KiB", status_code=413)
         form = await request.form()
         expected = request.cookies.get(self.login_cookie, "")
         if not expected or not hmac.compare_digest(expected, str(form.get("csrf", ""))):
@@ -366,15 +378,22 @@ class Auth:
             response = form_page(429, f"too many failed logins: try again in {wait} s", expected)
             response.headers["Retry-After"] = str(wait)
             return response
-        who = await run_in_threadpool(self.check, token)
-        if who is None:
+        old = request.cookies.get(self.session_cookie)
+
+        def enter() -> tuple[str, str] | None:  # scrypt and the secrets file: off the event loop
+            who = self.check(token)
+            if who is None:
+                return None
+            if old:
+                self.store.end_session(old)
+            return who, self.store.start_session(who, self.max_age)[0]
+
+        entered = await run_in_threadpool(enter)
+        if entered is None:
             self.limit.failed(keys)
             return form_page(403, "unknown token", expected)
+        who, sid = entered
         self.limit.succeeded(("name", who))
-        old = request.cookies.get(self.session_cookie)
-        if old:
-            self.store.end_session(old)
-        sid, _ = self.store.start_session(who, self.max_age)
         response = RedirectResponse("/next", status_code=303)
         self._cookie(response, request, self.session_cookie, sid, int(self.max_age))
         response.delete_cookie(self.login_cookie, path="/", secure=self.secure(request), httponly=True,
@@ -391,5 +410,5 @@ class Auth:
         return response
 
 
-__all__ = ["DB_MODE", "EXPORT_MODE", "LOGIN_COOKIE", "SCRYPT", "SESSION_COOKIE", "Auth", "LoginLimit", "TokenStore",
-           "auth_path", "create_private", "restrict_handle", "scrub_old_hashes"]
+__all__ = ["DB_MODE", "EXPORT_MODE", "LOGIN_COOKIE", "MAX_FORM", "SCRYPT", "SESSION_COOKIE", "Auth", "LoginLimit",
+           "TokenStore", "auth_path", "create_private", "form_fits", "restrict_handle", "scrub_old_hashes"]
