@@ -347,9 +347,13 @@ def test_cookies_are_secure_behind_https_and_not_without(team):
     c = client(plain)
     assert "secure" not in c.get("/login").headers["set-cookie"].lower()
     assert "secure" not in login(c, tokens["asha"]).headers["set-cookie"].lower()
+    assert "strict-transport-security" not in c.get("/login").headers  # plain HTTP: HSTS would be ignored
     secure, _ = app_for(team, behind_https=True)  # the same team: the tokens issued above
     s = client(secure, base_url="https://testserver")
-    cookie = s.get("/login").headers["set-cookie"]
+    page = s.get("/login")
+    assert page.headers["strict-transport-security"] == "max-age=31536000"
+    assert page.headers["content-security-policy"] == CSP  # the app's own headers are all still there
+    cookie = page.headers["set-cookie"]
     assert cookie.startswith("__Host-review_login=") and "Secure" in cookie and "HttpOnly" in cookie
     r = login(s, tokens["ravi"], {"origin": "https://testserver", "sec-fetch-site": "same-origin"})
     assert r.status_code == 303

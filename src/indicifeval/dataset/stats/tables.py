@@ -54,6 +54,8 @@ def _verification(stats: DatasetStats) -> Table:
     def value(v: Verification, column: str) -> Number:
         if v.subset != "trans" and ("translation" in column or column.startswith("parallel")):
             return None  # Trans only: Ground prompts are not translated, and parallel is across Trans splits
+        if v.subset != "trans" and column == "correct" and not v.correct:
+            return None  # Ground rows are tagged only when incorrect (as the release): no count, not 0
         return getattr(v, column)
 
     rows = tuple(((v.language, v.subset), (v.rows, *(value(v, c) for c in Verification.COLUMNS)))
