@@ -57,9 +57,12 @@ class FinalizeReport:
     disputed: list[str] = field(default_factory=list)  # item ids an adjudicator has to settle
     unmatched: list[str] = field(default_factory=list)  # verdicts about items no rows file holds
     incorrect_with_errors: list[str] = field(default_factory=list)  # released as incorrect, validator errors
+    accepted_unreviewed: int = 0  # of the correct: machine output released unseen (--accept-unreviewed; silver)
 
     def __str__(self) -> str:
-        parts = ", ".join(f"{self.total(k)} {k}" for k in COUNTS)
+        parts = ", ".join(f"{self.total(k)} {k}" + (f" ({self.accepted_unreviewed} of them accepted unreviewed)"
+                                                     if k == CORRECT and self.accepted_unreviewed else "")
+                          for k in COUNTS)
         return f"{self.out}: {parts}" + (f"; to adjudicate: {', '.join(self.disputed)}" if self.disputed else "")
 
     def total(self, name: str) -> int:
@@ -332,7 +335,8 @@ def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = Fa
                 record = {"key": row.key, "language": row.language, "subset": row.subset, **hub_record(row)}
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
         files.write_text(RELEASE_INFO, json.dumps(info, ensure_ascii=False, indent=2) + "\n")
-    return FinalizeReport(out, counts, disputed, unmatched, known_errors)
+    return FinalizeReport(out, counts, disputed, unmatched, known_errors,
+                          sum(1 for _, _, tier in chosen if tier == "silver"))
 
 
 __all__ = ["COUNTS", "RELEASE_FORMAT", "RELEASE_INFO", "RELEASE_ROWS", "FinalizeReport", "final_verdict", "finalize"]
