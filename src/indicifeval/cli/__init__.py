@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from indicifeval._version import __version__
-from indicifeval.cli import build_cmd, info, lm_eval_cmd, report_cmd, run_cmd, score_cmd, stats_cmd, validate_cmd
-from indicifeval.cli.common import HelpFormatter, Parser
+from indicifeval.cli.common import COMMANDS, HelpFormatter, Parser
 
-SUBCOMMANDS = (run_cmd, score_cmd, report_cmd, build_cmd, info, lm_eval_cmd, validate_cmd, stats_cmd)
+ALL = object()  # build_parser(ALL): every command fully registered (the tests of each one's options)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None | object = ALL) -> argparse.ArgumentParser:
+    """The parser: every command fully (``ALL``), or ``command`` fully and the others by name and
+    summary only (enough for ``--help`` and a mistyped command), importing only its module."""
     parser = Parser(
         prog="indicifeval",
         description="Verifiable instruction-following evaluation for 14 Indic languages and English.",
@@ -23,15 +25,28 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"indicifeval {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the full traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in SUBCOMMANDS:
-        module.register(sub)
+    chosen = COMMANDS[command][0] if isinstance(command, str) and command in COMMANDS else None
+    for name, (module, summary) in COMMANDS.items():
+        if name in sub.choices:  # registered with another command of its module
+            continue
+        if command is ALL or module == chosen:
+            importlib.import_module(f"indicifeval.cli.{module}").register(sub)
+        else:
+            sub.add_parser(name, help=summary, add_help=False)
     return parser
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command named on the line: the first word that is not an option (the top-level
+    options take no value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit code. Errors a user can act on are one line on
     stderr (exit 1); an unexpected one says it is a bug. ``--debug`` shows the traceback."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(_command_in(argv))
     args = parser.parse_args(argv)
     with _data_argument(args):
         return _handle(args)

@@ -11,7 +11,7 @@ from indicifeval.cli.common import HelpFormatter, add_parser
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = add_parser(sub, "build", help="build datasets for a language (stage by stage, resumable)",
+    p = add_parser(sub, "build",
                    description="Build IndicIFEval-style datasets in a build folder, one stage at a time; each "
                    "stage records what it was made from and resumes when run again the same way.")
     verbs = p.add_subparsers(dest="build_command", required=True, metavar="VERB", help="what to do")

@@ -74,7 +74,28 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+# command -> (the module under indicifeval.cli that registers it, its one-line summary), in the
+# order `--help` lists them: only the module of the command being run is imported, so start-up
+# does not pay for the pipelines of every other command
+COMMANDS = {
+    "run": ("run_cmd", "run a model on the benchmark and score it (resumable)"),
+    "score": ("score_cmd", "score model responses (strict and loose, prompt and instruction level)"),
+    "report": ("report_cmd", "tables, Δ, categories, thinking, confidence intervals, plots and an HTML report "
+                             "over runs"),
+    "build": ("build_cmd", "build datasets for a language (stage by stage, resumable)"),
+    "languages": ("info", "list the language profiles, or check one"),
+    "instructions": ("info", "list the instruction ids with their paper category"),
+    "lm-eval-path": ("lm_eval_cmd", "print the lm-evaluation-harness task folder (for lm_eval --include_path)"),
+    "validate": ("validate_cmd", "check a dataset: keywords, numbers, formats and relations stated in each prompt"),
+    "stats": ("stats_cmd", "dataset statistics: rows per split, verification tags (Table 7), instruction and "
+                           "constraint mixes"),
+}
+
+
 def add_parser(sub: argparse._SubParsersAction, name: str, **kwargs) -> argparse.ArgumentParser:
+    """A command's parser (its summary from ``COMMANDS``), with ``--debug``."""
+    if name in COMMANDS:
+        kwargs.setdefault("help", COMMANDS[name][1])
     parser = sub.add_parser(name, formatter_class=HelpFormatter, **kwargs)
     parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                         help="show the full traceback of an error")

@@ -14,7 +14,7 @@ from indicifeval.cli.common import add_parser
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = add_parser(sub, "languages", help="list the language profiles, or check one",
+    p = add_parser(sub, "languages",
                    description="The language profiles: code, names, script, sentence ends, text rules. Profiles "
                                "are read from the folders (or .json files) in $INDICIFEVAL_PROFILE_PATH, then the "
                                "shipped ones. --check PROFILE says what a profile lacks or gets wrong, one line each, "
@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="with --check: text in the language (a JSONL corpus with 'text', or paragraphs separated by "
                         "blank lines): how much of it is identified as the language")
     p.set_defaults(handler=languages)
-    p = add_parser(sub, "instructions", help="list the instruction ids with their paper category",
+    p = add_parser(sub, "instructions",
                    description="The instruction ids, their paper category (Table 3) and their kwargs.")
     p.set_defaults(handler=instructions)
 

@@ -12,7 +12,6 @@ from indicifeval.cli.common import add_parser
 def register(sub: argparse._SubParsersAction) -> None:
     p = add_parser(
         sub, "lm-eval-path",
-        help="print the lm-evaluation-harness task folder (for lm_eval --include_path)",
         description="Print the folder of IndicIFEval's lm-eval tasks: indicifeval_<subset>_<xx> for every language "
                     "and subset of the benchmark (languages added by profile included) and the groups "
                     "indicifeval_trans, indicifeval_ground, indicifeval. "

@@ -11,7 +11,6 @@ from indicifeval.cli.common import add_parser
 def register(sub: argparse._SubParsersAction) -> None:
     p = add_parser(
         sub, "report",
-        help="tables, Δ, categories, thinking, confidence intervals, plots and an HTML report over runs",
         description="Analyse one or more run folders (from `indicifeval run`) or score folders (from "
         "`indicifeval score`) and write report.md, report.json, tables/*.csv, plots/ and report.html.",
     )

@@ -16,7 +16,6 @@ DEFAULT_MAX_ANSWER_CHARS = 1_000_000  # runs.runner's; not imported here to keep
 def register(sub: argparse._SubParsersAction) -> None:
     p = add_parser(
         sub, "run",
-        help="run a model on the benchmark and score it (resumable)",
         description="Generate answers with a model (vLLM, transformers, an OpenAI-compatible server, or mock), "
         "write them to a run folder as they complete, then score them. Run the same command again to resume.",
     )

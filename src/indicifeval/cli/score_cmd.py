@@ -12,7 +12,6 @@ from indicifeval.records.layout import SCORES, SUMMARY
 def register(sub: argparse._SubParsersAction) -> None:
     p = add_parser(
         sub, "score",
-        help="score model responses (strict and loose, prompt and instruction level)",
         description="Score model responses against IndicIFEval rows; writes scores.jsonl, summary.json, the rows "
         "and answers scored and a manifest of the inputs to --out.",
     )

@@ -15,7 +15,6 @@ DATA_HELP = ("a JSONL, JSON array or Parquet file, a folder such as a local copy
 def register(sub: argparse._SubParsersAction) -> None:
     p = add_parser(
         sub, "stats",
-        help="dataset statistics: rows per split, verification tags (Table 7), instruction and constraint mixes",
         description="Describe IndicIFEval-style rows: rows per language and subset; verification outcomes per "
         "language (the paper's Table 7: correct, incorrect, gold/silver translation and prompt, the parallel subset "
         "and its instructions); per subset the instruction ids and categories, instructions per row, each integer "

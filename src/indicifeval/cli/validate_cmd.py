@@ -17,7 +17,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = add_parser(
         sub, "validate",
-        help="check a dataset: keywords, numbers, formats and relations stated in each prompt",
         description="Validate IndicIFEval-style rows: for every instruction of every row, that the prompt carries "
         "what the checker needs (lexical kwargs, letters, numbers, format examples, the response language), that "
         "relations are given, and no placeholders are left; with --source, that a Trans split agrees with its English "

@@ -18,11 +18,11 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from indicifeval.builder.review.modes import DB_MODE, create_private
 from indicifeval.core.errors import InputError
-from indicifeval.core.files import describe_os_error, ensure_folder
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 SESSION_COOKIE, LOGIN_COOKIE = "review_session", "review_login"
 MAX_FORM = 64 * 1024  # bytes in a posted form: a comment (2,000 characters) or a keyword fix fits many times
 SCRYPT = {"n": 1 << 14, "r": 8, "p": 1}  # 16 MiB, ~60 ms: ample for 256-bit random tokens
-DB_MODE, EXPORT_MODE = 0o600, 0o640  # the review's databases: the owner's; exports: also their group's
 FAILURES, WINDOW = 5, 60.0  # failed logins allowed per address and per annotator in WINDOW seconds
 
 _SCHEMA = """
@@ -46,54 +45,6 @@ def auth_path(annotators_file: str | Path) -> Path:
     """The secrets of a team: ``annotators.yaml`` -> ``annotators.auth.sqlite`` beside it."""
     path = Path(annotators_file)
     return path.with_name(path.stem + ".auth.sqlite")
-
-
-def create_private(path: str | Path, mode: int = DB_MODE) -> Path:
-    """Make ``path`` (empty) with exactly ``mode`` whatever the umask, or set an existing file
-    (and its SQLite journals, which SQLite creates with the database's own mode) to it."""
-    path = Path(path)
-    ensure_folder(path.parent)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-        os.close(fd)
-    except FileExistsError:
-        pass
-    except OSError as exc:
-        raise describe_os_error(exc, path) from None
-    for each in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
-        try:
-            os.chmod(each, mode)
-        except FileNotFoundError:
-            continue
-        except OSError:  # not ours to change: its owner decided
-            continue
-    return path
-
-
-def restrict_handle(fh: Any, mode: int = EXPORT_MODE) -> None:
-    """Set an open file (an atomic writer's staged file) to ``mode`` before any content is in it."""
-    if os.chmod in os.supports_fd:
-        os.chmod(fh.fileno(), mode)
-
-
-def scrub_old_hashes(db: str | Path) -> bool:
-    """Review databases made before tokens left them held unsalted SHA-256 token hashes (the
-    ``annotators`` table): dropped, their pages overwritten. True when there was one."""
-    db = Path(db)
-    if not db.is_file():
-        return False
-    con = sqlite3.connect(db, timeout=10)
-    try:
-        if not con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'annotators'").fetchall():
-            return False
-        con.execute("PRAGMA secure_delete = ON")
-        con.execute("DROP TABLE annotators")
-        con.commit()
-        con.execute("VACUUM")
-        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return True
-    finally:
-        con.close()
 
 
 def form_fits(request: Request) -> bool:
@@ -410,5 +361,5 @@ class Auth:
         return response
 
 
-__all__ = ["DB_MODE", "EXPORT_MODE", "LOGIN_COOKIE", "MAX_FORM", "SCRYPT", "SESSION_COOKIE", "Auth", "LoginLimit",
-           "TokenStore", "auth_path", "create_private", "form_fits", "restrict_handle", "scrub_old_hashes"]
+__all__ = ["LOGIN_COOKIE", "MAX_FORM", "SCRYPT", "SESSION_COOKIE", "Auth", "LoginLimit", "TokenStore", "auth_path",
+           "form_fits"]

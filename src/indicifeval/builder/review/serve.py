@@ -13,17 +13,10 @@ from typing import Any
 
 from indicifeval.builder.project import BuildFolder
 from indicifeval.builder.review.app import Review, create_app
-from indicifeval.builder.review.auth import (
-    EXPORT_MODE,
-    Auth,
-    TokenStore,
-    auth_path,
-    create_private,
-    restrict_handle,
-    scrub_old_hashes,
-)
+from indicifeval.builder.review.auth import Auth, TokenStore, auth_path
 from indicifeval.builder.review.desk import ReviewDesk
 from indicifeval.builder.review.items import load_items, plan_assignments
+from indicifeval.builder.review.modes import EXPORT_MODE, create_private, restrict_handle, scrub_old_hashes
 from indicifeval.builder.review.store import ReviewStore
 from indicifeval.core.errors import BusyError, InputError, first_line
 from indicifeval.core.files import atomic_writer
