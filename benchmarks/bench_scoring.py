@@ -3,7 +3,9 @@
 15 languages x 800 rows (60% Trans, 40% Ground for the Indic languages), 1-4 instructions per
 row with the instruction ids and counts in the proportions of the real data, 150-600-word
 responses that follow about 75% of their instructions, strict + loose.
-Each configuration runs in a fresh process so its peak RSS is its own:
+Each configuration runs in a fresh process so its peak RSS is its own; then the whole
+`indicifeval score` command (files in, files out) beside the floor, a process that only reads the
+same files, splits each answer once and writes a line per row, each pinned to one core:
 
     python benchmarks/bench_scoring.py                 # fixed and paper, 1 worker and all cores
     python benchmarks/bench_scoring.py --rows 200      # smaller
@@ -19,11 +21,15 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 FOLLOW_RATE = 0.75  # share of instructions the synthetic "model" follows, as a decent model does
+TARGET_RATIO = 2.0  # whole `indicifeval score` process against the floor, CPU time
 
 
 def _sentences(rng, vocab, end, n_words):
@@ -184,6 +190,105 @@ def build_workload(rows_per_language: int, seed: int = 0) -> tuple[list[dict], l
     return rows, responses
 
 
+# What any pure-Python scorer must do at least: read the same two files, split each answer once
+# with one regular expression, and write one JSON line per row.
+FLOOR = r'''
+import json, re, sys
+rows_file, responses_file, out_file = sys.argv[1:4]
+word = re.compile(r"\w+")
+answers = {}
+for line in open(responses_file, encoding="utf-8"):
+    r = json.loads(line)
+    answers[(r["language"], r["subset"], str(r["key"]))] = r["response"]
+with open(out_file, "w", encoding="utf-8") as out:
+    for line in open(rows_file, encoding="utf-8"):
+        row = json.loads(line)
+        n = len(word.findall(answers[(row["language"], row["subset"], str(row["key"]))]))
+        out.write(json.dumps({"key": row["key"], "language": row["language"], "words": n,
+                              "followed": [n > 10] * len(row["instruction_id_list"])}) + "\n")
+print("{}")
+'''
+
+# Starts the measured process and reports its own CPU time and peak memory: a process forked
+# from this benchmark (which holds the workload) would start with this benchmark's memory
+# counted as its peak; the launcher is a bare interpreter (about 10 MB), the least any peak shows.
+LAUNCHER = r'''
+import json, os, subprocess, sys, time
+report, argv = sys.argv[1], sys.argv[2:]
+started = time.perf_counter()
+proc = subprocess.Popen(argv)
+_, status, usage = os.wait4(proc.pid, 0)
+with open(report, "w") as fh:
+    json.dump({"status": os.waitstatus_to_exitcode(status), "cpu_s": usage.ru_utime + usage.ru_stime,
+               "wall_s": time.perf_counter() - started, "peak_mb": usage.ru_maxrss / 1024}, fh)
+'''
+
+
+def _pinned(argv: list[str]) -> list[str]:
+    return (["taskset", "-c", "0"] if shutil.which("taskset") else []) + argv
+
+
+def measure(argv: list[str], cwd: str | None = None, env: dict | None = None) -> dict:
+    """CPU seconds (user + system), wall seconds and peak RSS of one process pinned to one
+    core, and the last line of its stdout."""
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryFile("w+", encoding="utf-8") as out_fh, \
+            tempfile.TemporaryFile("w+", encoding="utf-8") as err_fh:  # files: a chatty child never blocks
+        report = Path(tmp) / "usage.json"
+        subprocess.run(_pinned([sys.executable, "-c", LAUNCHER, str(report), *argv]), stdout=out_fh, stderr=err_fh,
+                       text=True, cwd=cwd, env=env, check=False)
+        out_fh.seek(0)
+        err_fh.seek(0)
+        out, err = out_fh.read(), err_fh.read()
+        usage = json.loads(report.read_text()) if report.is_file() else {"status": -1}
+    if usage["status"] != 0:
+        raise SystemExit(f"{' '.join(argv[:3])} failed:\n{err[-2000:]}")
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    return {**usage, "out": last}
+
+
+def write_workload(folder: Path, rows_per_language: int) -> tuple[Path, Path, int]:
+    """The workload as the files `indicifeval score` reads: rows and responses (JSONL)."""
+    data, responses = build_workload(rows_per_language)
+    rows_file, responses_file = folder / "rows.jsonl", folder / "responses.jsonl"
+    with rows_file.open("w", encoding="utf-8") as fh:
+        for r in data:
+            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    with responses_file.open("w", encoding="utf-8") as fh:
+        for r in responses:
+            fh.write(json.dumps({k: r[k] for k in ("key", "language", "subset", "response")}, ensure_ascii=False)
+                     + "\n")
+    return rows_file, responses_file, len(data)
+
+
+def whole_process(rows_per_language: int) -> None:
+    """`indicifeval score` as a user runs it (start-up, reading, scoring, the summary, the four
+    files and the manifest) beside the floor, each a whole process on one core."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rows_file, responses_file, n = write_workload(Path(tmp), rows_per_language)
+        floor = Path(tmp) / "floor.py"
+        floor.write_text(FLOOR, encoding="utf-8")
+        results = {"floor": measure([sys.executable, str(floor), str(rows_file), str(responses_file),
+                                     str(Path(tmp) / "floor.jsonl")])}
+        for mode in ("fixed", "paper"):
+            results[mode] = measure([sys.executable, "-m", "indicifeval", "score", "--data", str(rows_file),
+                                     "--responses", str(responses_file), "--scoring", mode, "--out",
+                                     str(Path(tmp) / f"out-{mode}"), "--quiet"])
+        bare = measure([sys.executable, "-c", "pass"])
+        start = {name: measure([sys.executable, "-m", "indicifeval", *argv]) for name, argv in
+                 (("--version", ["--version"]), ("score --help", ["score", "--help"]))}
+    print(f"\nwhole process, pinned to one core: {n} rows from files, strict + loose, the four output files and "
+          f"the manifest (target: CPU <= {TARGET_RATIO:g}x the floor in both modes)")
+    print(f"{'process':28} {'CPU s':>7} {'wall s':>7} {'peak MB':>8} {'CPU vs floor':>13}")
+    for name, r in results.items():
+        label = "floor (I/O only)" if name == "floor" else f"indicifeval score, {name}"
+        print(f"{label:28} {r['cpu_s']:>7.2f} {r['wall_s']:>7.2f} {r['peak_mb']:>8.0f} "
+              f"{r['cpu_s'] / results['floor']['cpu_s']:>12.2f}x")
+    print("floor: read both files, one \\w+ split per answer, one JSON line per row: what any pure-Python scorer "
+          "must at least do")
+    said = ", ".join(f"indicifeval {k} {r['cpu_s']:.3f} ({r['cpu_s'] / bare['cpu_s']:.1f}x)" for k, r in start.items())
+    print(f"start-up (CPU s; target <= 3x a bare interpreter): bare interpreter {bare['cpu_s']:.3f}, {said}")
+
+
 def _cpu() -> float:
     """User + system CPU seconds of this process and its finished children (the workers)."""
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -253,6 +358,7 @@ def main() -> None:
         print(f"{r['mode']:6} {r['workers']:>7} {r['rows']:>6} {r['instructions']:>6} {r['inst_strict']:>5} "
               f"{r['seconds']:>7} {r['cpu_s']:>6} {speed:>8} "
               f"{r['rows_per_s']:>7} {r['peak_rss_mb']:>8} {r['peak_worker_rss_mb']:>9}")
+    whole_process(args.rows)
     if args.authors:
         if not args.authors_python:
             raise SystemExit("--authors needs --authors-python")
