@@ -4,6 +4,8 @@ import json
 from collections import defaultdict
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from indicifeval.languages import list_languages
 from indicifeval.text.langid import dominant_script, identify, identify_language
@@ -229,3 +231,45 @@ def test_neighbour_markers_are_well_formed():
             value = spec.get(field, "")
             assert isinstance(value, str) and value == value.casefold(), (code, field)
     assert found >= 5
+
+
+# -- the voting words' one-pass path -------------------------------------------------------------
+def test_every_letter_python_calls_upper_case_sends_the_voting_words_down_the_full_path():
+    import sys
+
+    from indicifeval.text.langid import _ANY_UPPER
+
+    missed = [hex(c) for c in range(sys.maxunicode + 1) if chr(c).isupper() and not _ANY_UPPER.match(chr(c))]
+    assert missed == []
+
+
+def _voting_words_full(text: str) -> list[str]:
+    """The voting words by the full path, whatever the text (the one-pass path switched off)."""
+    import regex
+
+    from indicifeval.text import langid
+
+    kept = langid._ANY_UPPER
+    langid._ANY_UPPER = regex.compile(r"")  # matches everywhere: never the one-pass path
+    try:
+        return langid._voting_words(text)
+    finally:
+        langid._ANY_UPPER = kept
+
+
+@pytest.mark.parametrize("text", [
+    "कल मैं बाज़ार गया था और वहाँ बहुत भीड़ थी।", "আমি ভাত খাই", "ہم نے کھانا کھایا", "the lord of the rings",
+    "The Lord of the Rings is long. SELECT it ON time", "ǅemal and ϒ are odd letters", "", "123 ... !!",
+    "मैं iPhone पर Google खोलता हूँ", "straße ǆ ǉ", "x\u0301y ̃z",
+])
+def test_the_one_pass_path_gives_the_full_paths_words(text):
+    from indicifeval.text.langid import _voting_words
+
+    assert _voting_words(text) == _voting_words_full(text)
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80))
+def test_the_one_pass_path_gives_the_full_paths_words_on_any_text(text):
+    from indicifeval.text.langid import _voting_words
+
+    assert _voting_words(text) == _voting_words_full(text)
