@@ -273,3 +273,19 @@ def test_the_one_pass_path_gives_the_full_paths_words_on_any_text(text):
     from indicifeval.text.langid import _voting_words
 
     assert _voting_words(text) == _voting_words_full(text)
+
+
+def test_no_letter_casefolds_to_a_space_so_the_words_casefold_together():
+    import sys
+
+    assert [hex(c) for c in range(sys.maxunicode + 1) if c != 0x20 and " " in chr(c).casefold()] == []
+
+
+@given(st.lists(st.text(alphabet=st.characters(categories=("L", "M")), min_size=1, max_size=8), max_size=20))
+def test_the_tokens_are_the_voting_words_casefolded_one_by_one(words):
+    from collections import Counter
+
+    from indicifeval.text import langid
+
+    text = " ".join(words) + " "  # a new object each time: no cached tokens
+    assert langid._tokens(text) == Counter(w.casefold() for w in langid._voting_words(text[:langid._MAX_CHARS]))
