@@ -10,8 +10,8 @@ from indicifeval.builder.trans.assemble import AUTO_OK, NEEDS_REVIEW
 from indicifeval.builder.trans.pipeline import EngineSpec, TransSettings, build_trans
 from indicifeval.builder.trans.plan import PLACEHOLDER, make_plan
 from indicifeval.builder.trans.restore import restore
-from indicifeval.builder.trans.source import release_instructions
 from indicifeval.dataset import load_rows
+from indicifeval.dataset.release_lists import release_instructions
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends.fake_translator import FakeTranslator

@@ -14,10 +14,10 @@ from indicifeval.builder.trans.phrases import lookup, read_table
 from indicifeval.builder.trans.pipeline import EngineSpec, TransSettings, build_trans
 from indicifeval.builder.trans.plan import make_plan
 from indicifeval.builder.trans.protect import inline_problems, inserted, markup_problems
-from indicifeval.builder.trans.source import DROP_REASON, release_instructions
 from indicifeval.cli import main
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import load_rows
+from indicifeval.dataset.release_lists import DROP_REASON, release_instructions
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
 from indicifeval.records import AUTO_OK, NEEDS_REVIEW

@@ -18,8 +18,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
 from indicifeval.checkers import REGISTRY, lexical_kwargs
+from indicifeval.dataset.release_lists import release_instructions
 from indicifeval.dataset.validation.findings import ERROR, WARNING, Finding, finding
-from indicifeval.dataset.validation.language import ENGLISH_CASE, RESPONSE_LANGUAGE
 from indicifeval.dataset.validation.lexical import letter_shown
 from indicifeval.dataset.validation.prompt import Prompt
 from indicifeval.records import Row, RowId
@@ -105,10 +105,9 @@ def _instructions(row: Row, src: Row) -> Iterator[Finding]:
     ids, wanted = list(row.instruction_id_list), list(src.instruction_id_list)
     if ids == wanted:
         return
-    english = [iid for iid, kw in zip(src.instruction_id_list, src.kwargs)
-               if not (iid == RESPONSE_LANGUAGE and kw.get("language") == "en")]
     evidence = f"source: {', '.join(wanted)}; here: {', '.join(ids)}"
-    if ids == english and any(iid in ENGLISH_CASE for iid in ids):
+    released, dropped = release_instructions(src)
+    if dropped and ids == list(released.instruction_id_list):
         yield finding(row, "source_instructions", WARNING,
                       "the source's language:response_language (en) is dropped; the English-case instruction "
                       "already requires an English answer", evidence)
