@@ -11,7 +11,7 @@ import hmac
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 from urllib.parse import quote
 
 from anyio import to_thread
@@ -151,7 +151,7 @@ def create_app(review: Review) -> ASGIApp:
         """The item page (with its Ground context); after a refused save, with the answers and
         comment given and the questions left open named."""
         store, item = found
-        queue = cast("list[str]", desk.queue(session["annotator"]))  # a Sequence: read place by place
+        queue = desk.queue(session["annotator"])  # a Sequence: read place by place
         view = item_view(item, workflows()[item.workflow], desk.mine(item.id, session["annotator"]),
                          session["annotator"], queue, desk.edits(item.id), context_view(store.folder, item.row),
                          submitted, missing)

@@ -7,6 +7,7 @@ answers side by side."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -68,7 +69,7 @@ def _values(row: dict) -> list[str]:
 
 
 def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanVerdict], annotator: str,
-              assigned: list[str], edits: list[dict] | None = None, context: dict | None = None,
+              assigned: Sequence[str], edits: list[dict] | None = None, context: dict | None = None,
               submitted: tuple[dict[str, str], str] | None = None, missing: list[dict] | None = None) -> dict[str, Any]:
     """The item page's data. ``submitted``: the (answers, comment) of a save that was refused,
     shown again with ``missing`` (the questions left unanswered) so that nothing is retyped."""
