@@ -94,6 +94,15 @@ def login(c: TestClient, token: str, headers: dict | None = None):
     return c.post("/login", data={"token": token, "csrf": login_csrf(form.text)}, headers=headers or {})
 
 
+def verdict_form(c: TestClient) -> tuple[str, dict]:
+    """The logged-in client's next item and the form that judges it (every first answer)."""
+    page = c.get(c.get("/next").headers["location"]).text
+    item = re.search(r'data-item="([^"]+)"', page).group(1)
+    answers = {q: re.search(rf'name="{q}" value="([^"]+)"', page).group(1)
+               for q in dict.fromkeys(re.findall(r'name="(q_[a-z]+)"', page))}
+    return item, {"item": item, "csrf": csrf(page), **answers}
+
+
 def logged_in(c: TestClient) -> bool:
     return c.get("/next").headers.get("location", "/login") != "/login"
 
@@ -135,11 +144,7 @@ def test_a_cross_site_post_with_the_right_csrf_token_is_still_refused(team):
     review, tokens = app_for(team)
     c = client(review)
     assert login(c, tokens["asha"]).status_code == 303
-    page = c.get(c.get("/next").headers["location"]).text
-    item = re.search(r'data-item="([^"]+)"', page).group(1)
-    answers = {q: re.search(rf'name="{q}" value="([^"]+)"', page).group(1)
-               for q in dict.fromkeys(re.findall(r'name="(q_[a-z]+)"', page))}
-    data = {"item": item, "csrf": csrf(page), **answers}
+    item, data = verdict_form(c)
     assert c.post("/verdict", data=data, headers={"sec-fetch-site": "cross-site"}).status_code == 403
     assert c.post("/verdict", data=data, headers={"origin": "https://evil.example"}).status_code == 403
     assert not review.desk.latest()
@@ -151,11 +156,7 @@ def test_an_oversized_or_unmeasured_post_is_refused_before_its_body_is_read(team
     review, tokens = app_for(team)
     c = client(review)
     assert login(c, tokens["asha"]).status_code == 303
-    page = c.get(c.get("/next").headers["location"]).text
-    item = re.search(r'data-item="([^"]+)"', page).group(1)
-    answers = {q: re.search(rf'name="{q}" value="([^"]+)"', page).group(1)
-               for q in dict.fromkeys(re.findall(r'name="(q_[a-z]+)"', page))}
-    data = {"item": item, "csrf": csrf(page), **answers}
+    item, data = verdict_form(c)
     big = c.post("/verdict", data={**data, "comment": "x" * (MAX_FORM + 1)})
     assert big.status_code == 413 and "64 KiB" in big.text and not review.desk.latest()
     chunked = c.post("/verdict", content=iter([b"item=" + item.encode()]),  # no Content-Length: a stream

@@ -11,12 +11,11 @@ from contextlib import contextmanager
 from indicifeval._version import __version__
 from indicifeval.cli.common import COMMANDS, HelpFormatter, Parser
 
-ALL = object()  # build_parser(ALL): every command fully registered (the tests of each one's options)
 
-
-def build_parser(command: str | None | object = ALL) -> argparse.ArgumentParser:
-    """The parser: every command fully (``ALL``), or ``command`` fully and the others by name and
-    summary only (enough for ``--help`` and a mistyped command), importing only its module."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser: every command fully (``only`` None), or only that command fully and the
+    others by name and summary (enough for ``--help`` and a mistyped command), importing only
+    its module; a name of no command registers them all by summary."""
     parser = Parser(
         prog="indicifeval",
         description="Verifiable instruction-following evaluation for 14 Indic languages and English.",
@@ -25,21 +24,21 @@ def build_parser(command: str | None | object = ALL) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"indicifeval {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the full traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    chosen = COMMANDS[command][0] if isinstance(command, str) and command in COMMANDS else None
+    chosen = COMMANDS[only][0] if only in COMMANDS else None
     for name, (module, summary) in COMMANDS.items():
         if name in sub.choices:  # registered with another command of its module
             continue
-        if command is ALL or module == chosen:
+        if only is None or module == chosen:
             importlib.import_module(f"indicifeval.cli.{module}").register(sub)
         else:
             sub.add_parser(name, help=summary, add_help=False)
     return parser
 
 
-def _command_in(argv: Sequence[str]) -> str | None:
+def _command_in(argv: Sequence[str]) -> str:
     """The command named on the line: the first word that is not an option (the top-level
-    options take no value)."""
-    return next((a for a in argv if not a.startswith("-")), None)
+    options take no value); "" when there is none."""
+    return next((a for a in argv if not a.startswith("-")), "")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,7 +36,7 @@ COOKIE = SESSION_COOKIE
 ADMIN_DISPUTES = 50  # disagreements shown on the admin page at once
 HSTS = b"max-age=31536000"
 THREADS = 4  # the thread pool the database work runs in: more threads on 2 cores only queue on the GIL and
-# the writer's lock (measured: 32 annotators at once, 40 threads gave save p99 134 ms, 4 gave 58 ms)
+# the writer's lock (benchmarks/review_round.py, 32 annotators at once: save p99 134 ms with 40, 46 ms with 4)
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; img-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
