@@ -195,12 +195,14 @@ def test_maithili_is_identified_as_maithili(profiles):
     profiles(full)
     assert _cld2_to_ours()["bh"] == "mai"
     assert [identify(s).language for s in SENTENCES] == ["mai"] * len(SENTENCES)
-    assert {identify(s).method for s in SENTENCES} == {"cld2"}
-    without = {k: v for k, v in full.items() if k != "cld2"}
+    assert {identify(s).method for s in SENTENCES} <= {"cld2", "endings"}
+    without = {k: v for k, v in full.items() if k not in ("cld2", "distinctive_endings")}
     profiles(without)
     assert "bh" not in _cld2_to_ours()
     by_words = sum(identify(s).language == "mai" for s in SENTENCES)
     assert 0.7 * len(SENTENCES) <= by_words < len(SENTENCES)  # the function words alone miss some
+    profiles({**without, "distinctive_endings": full["distinctive_endings"]})
+    assert sum(identify(s).language == "mai" for s in SENTENCES) > by_words  # its own endings and words help
     hindi = "भारत एक विशाल देश है। यहाँ कई भाषाएँ बोली जाती हैं और लोग अलग-अलग त्योहार मनाते हैं।"
     assert identify(hindi).language == "hi"
 

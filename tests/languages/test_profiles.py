@@ -34,8 +34,10 @@ TOP = {
     "instructions": lambda v: isinstance(v, dict),
 }
 def _endings(v) -> bool:
-    return (isinstance(v, dict) and _strs(v.get("endings")) and isinstance(v.get("min_words"), int)
-            and isinstance(v.get("min_share"), (int, float)) and 0 <= v["min_share"] <= 1)
+    lists = [v.get(k) for k in ("endings", "words", "except")] if isinstance(v, dict) else [None]
+    return (isinstance(v, dict) and any(lists[:2]) and all(x is None or x == [] or _strs(x) for x in lists)
+            and isinstance(v.get("min_words"), int) and isinstance(v.get("min_share"), (int, float))
+            and 0 <= v["min_share"] <= 1)
 
 
 OPTIONAL = {"distinctive_letters": _str, "subsets": _strs, "codes": lambda v: isinstance(v, dict),

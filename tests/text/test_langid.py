@@ -190,6 +190,45 @@ def test_devanagari_function_words_outvote_cld2(monkeypatch, text, cld2_says, la
 @pytest.mark.parametrize(
     "text,cld2_says,lang",
     [
+        # Nepali case endings written onto foreign names and nouns, with र (and)
+        ("जोनको घर लन्डनमा छ र उसका साथीहरू पनि त्यहीँ बस्छन्", "hi", "ne"),
+        ("कम्पनीका प्रमुखले सोमबार नयाँ योजनाको घोषणा गरे", "hi", "ne"),
+        # a Hindi sentence with names in -को (Monaco, Mexico) and the word को stays Hindi
+        ("मोनैको और मैक्सिको के खिलाड़ियों को पुरस्कार दिया गया था", "ne", "hi"),
+        ("राम को किताब दी गई और उसने उसे पढ़ा", "ne", "hi"),
+        # colloquial Marathi writes the neuter with anusvara (होतं, केलं): not Sanskrit's -ं
+        ("मला वाटतं की त्याने ते काम आधीच केलं होतं", "sa", "mr"),
+        ("माझं घर इथून फार लांब नाही", "hi", "mr"),
+        # Sanskrit accusatives, locatives and genitive plurals
+        ("बालकाः उद्याने क्रीडन्ति तेषां मित्राणि अपि तत्र सन्ति", "hi", "sa"),
+        ("सा भाषायां पुस्तकं पठति", "ne", "sa"),
+    ],
+)
+def test_distinctive_endings_and_words_decide_inside_devanagari(monkeypatch, text, cld2_says, lang):
+    from indicifeval.text import langid
+
+    monkeypatch.setattr(langid, "_cld2_ranking", lambda text, candidates: [cld2_says])
+    assert identify(text).language == lang
+
+
+def test_an_ending_counts_only_on_a_stem_and_not_on_the_listed_exceptions():
+    from indicifeval.text.langid_hints import _distinctive_endings
+
+    nepali = _distinctive_endings()["ne"]
+    assert nepali.marks("पार्कको") and nepali.marks("घरमा") and nepali.marks("र")
+    assert not nepali.marks("को") and not nepali.marks("मा")  # the ending alone is a Hindi word
+    assert not nepali.marks("आपको") and not nepali.marks("सीमा")  # Hindi words spelt so
+
+
+def test_a_joiner_inside_a_word_does_not_split_it():
+    # उत्‍साही with a zero-width joiner is one Hindi word, not उत् (Sanskrit's -त्) and साही
+    text = "राजेश उत्\u200dसाही प्रस्तुतकर्ता राजेश उत्\u200dसाही ने इसे ब्लॉग पर लिखा है"
+    assert identify(text).language == "hi"
+
+
+@pytest.mark.parametrize(
+    "text,cld2_says,lang",
+    [
         ("índice de memoria excedido para el bloque base", "pt", "es"),  # el: a marker, too few to vote
         ("índice de memória excedido para um bloco base", "es", "pt"),  # um
     ],

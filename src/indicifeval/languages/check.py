@@ -179,6 +179,11 @@ def _copied(profile: LanguageProfile, mates: dict[str, LanguageProfile]) -> list
                                                                    f"the scorer would use {other.name} answers"))
         if profile.default_end_phrases and profile.default_end_phrases == other.default_end_phrases:
             out.append(Finding("warning", "defaults.end_phrases", f"the same as {other.code}'s"))
+        if _evidence(profile.distinctive_endings) and _evidence(profile.distinctive_endings) == _evidence(
+                other.distinctive_endings):
+            out.append(Finding("error", "distinctive_endings", f"the same as {other.code}'s: {other.name} text would "
+                                                               f"be marked as {profile.name} (give the language's "
+                                                               f"own endings and words, or remove the key)"))
         mine = profile.instruction_texts.templates if profile.instruction_texts else {}
         same = sum(1 for iid, t in mine.items()
                    if other.instruction_texts and other.instruction_texts.templates.get(iid) == t)
@@ -188,6 +193,12 @@ def _copied(profile: LanguageProfile, mates: dict[str, LanguageProfile]) -> list
                                                                     f"be in {other.name} (translate them; the builds "
                                                                     f"do not use them)"))
     return out
+
+
+def _evidence(spec: dict | None) -> tuple[frozenset[str], frozenset[str]] | None:
+    if not spec:
+        return None
+    return frozenset(spec.get("endings", ())), frozenset(spec.get("words", ()))
 
 
 def _engine_codes(profile: LanguageProfile, others: dict[str, LanguageProfile]) -> list[Finding]:

@@ -145,15 +145,22 @@ def _codes(value: object, key: str) -> tuple[str, ...]:
     return tuple(codes)
 
 
+def _string_list(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+
+
 def _hints(data: dict) -> None:
     """The identification hints' shapes, as language identification reads them."""
     if not isinstance(data.get("function_words", ""), str) or not isinstance(data.get("distinctive_letters", ""), str):
         raise ValueError("function_words and distinctive_letters are strings (words separated by spaces)")
     endings = data.get("distinctive_endings")
-    if endings is not None and not (isinstance(endings, dict) and isinstance(endings.get("endings"), list)
+    if endings is not None and not (isinstance(endings, dict)
+                                    and all(_string_list(endings.get(k, [])) for k in ("endings", "words", "except"))
+                                    and (endings.get("endings") or endings.get("words"))
                                     and isinstance(endings.get("min_words"), int)
                                     and isinstance(endings.get("min_share"), (int, float))):
-        raise ValueError('distinctive_endings is {"endings": [...], "min_words": n, "min_share": f}')
+        raise ValueError('distinctive_endings is {"endings": [...], "words": [...], "except": [...], '
+                         '"min_words": n, "min_share": f} (endings or words not empty)')
     markers = data.get("markers")
     if markers is not None and not (isinstance(markers, dict) and isinstance(markers.get("against"), list)
                                     and all(isinstance(markers.get(k, ""), str) for k in ("words", "endings",

@@ -59,13 +59,33 @@ def _distinctive_letters() -> dict[str, str]:
             if info.get("distinctive_letters")}
 
 
+@dataclass(frozen=True)
+class _Distinctive:
+    """Endings and whole words that one language of its script writes and its neighbours
+    rarely do; a text is that language when enough of its words carry them."""
+    endings: tuple[str, ...]
+    words: frozenset[str]
+    unmarked: frozenset[str]  # words with such an ending that the neighbours write too (Hindi आपको)
+    min_words: int
+    min_share: float
+
+    def marks(self, word: str) -> bool:
+        """Listed, or an ending written onto a stem (the word को is Hindi; पार्कको is Nepali)."""
+        if word in self.words:
+            return True
+        return (word.endswith(self.endings) and word not in self.unmarked
+                and any(len(word) > len(e) and word.endswith(e) for e in self.endings))
+
+
 @cache
-def _distinctive_endings() -> dict[str, tuple[tuple[str, ...], int, float]]:
+def _distinctive_endings() -> dict[str, _Distinctive]:
     out = {}
     for code, info in world_languages().items():
         spec = info.get("distinctive_endings")
         if spec:
-            out[code] = (tuple(spec["endings"]), int(spec["min_words"]), float(spec["min_share"]))
+            out[code] = _Distinctive(tuple(spec["endings"]), frozenset(spec.get("words", ())),
+                                     frozenset(spec.get("except", ())), int(spec["min_words"]),
+                                     float(spec["min_share"]))
     return out
 
 
