@@ -9,11 +9,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from indicifeval._version import __version__
 
+TYPE_CHECKING = False  # not typing's: importing typing costs every command's start-up
 if TYPE_CHECKING:  # the lazy exports below, for type checkers and IDEs
+    from typing import Any
+
     from indicifeval.checkers.rules import ScoringMode
     from indicifeval.core.errors import IndicIFEvalError, InputError
     from indicifeval.dataset import load_dataset, load_responses, load_rows

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from enum import Enum
 from functools import cache, lru_cache
 from typing import Any, Literal
 
+from indicifeval.core.modes import ScoringMode
 from indicifeval.languages import LanguageProfile, composition, get_profile
 from indicifeval.text import keywords as kw
 from indicifeval.text import sentences, words
@@ -26,14 +26,6 @@ from indicifeval.text.variants import Cut
 
 Subset = Literal["trans", "ground"]
 SUBSETS: tuple[str, ...] = composition().subsets  # the benchmark's, from languages/benchmark.json
-
-
-class ScoringMode(str, Enum):
-    FIXED = "fixed"  # corrected semantics (default)
-    PAPER = "paper"  # the authors' published checkers, made deterministic
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class TextView:

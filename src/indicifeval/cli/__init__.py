@@ -13,9 +13,9 @@ from indicifeval.cli.common import COMMANDS, HelpFormatter, Parser
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser: every command fully (``only`` None), or only that command fully and the
-    others by name and summary (enough for ``--help`` and a mistyped command), importing only
-    its module; a name of no command registers them all by summary."""
+    """The parser: every command fully (``only`` None); or only that command, importing only
+    its module (its parser is all that parsing it, its errors and its ``--help`` use); or, for
+    a name of no command (``--help``, a mistyped command), every command by name and summary."""
     parser = Parser(
         prog="indicifeval",
         description="Verifiable instruction-following evaluation for 14 Indic languages and English.",
@@ -30,7 +30,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             continue
         if only is None or module == chosen:
             importlib.import_module(f"indicifeval.cli.{module}").register(sub)
-        else:
+        elif chosen is None:
             sub.add_parser(name, help=summary, add_help=False)
     return parser
 
@@ -45,7 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit code. Errors a user can act on are one line on
     stderr (exit 1); an unexpected one says it is a bug. ``--debug`` shows the traceback."""
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(_command_in(argv))
+    command = _command_in(argv)
+    if not command and "--version" in argv:  # answered before any parser is built: the cheapest command
+        print(f"indicifeval {__version__}")
+        return 0
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     with _data_argument(args):
         return _handle(args)

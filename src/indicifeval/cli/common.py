@@ -4,15 +4,33 @@ parser that answers a mistyped flag with the command at hand's usage and the clo
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import sys
-from typing import NoReturn
+
+TYPE_CHECKING = False  # not typing's: importing typing costs every command's start-up
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
 class HelpFormatter(argparse.HelpFormatter):
     """Shows each option's default after its help, unless the default says nothing (None,
     False) or the help already names it."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        # the terminal's width as shutil.get_terminal_size finds it ($COLUMNS, then the
+        # terminal, else 80), without importing shutil (and its compression modules) for --help
+        if width is None:
+            import os
+
+            try:
+                columns = int(os.environ.get("COLUMNS", "0"))
+                if columns <= 0 and sys.__stdout__ is not None:
+                    columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            except (AttributeError, ValueError, OSError):
+                columns = 80
+            width = (columns or 80) - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
@@ -58,6 +76,8 @@ class Parser(argparse.ArgumentParser):
         hints = []
         for word in flags:
             flag = word.split("=", 1)[0]
+            import difflib  # only for a mistyped flag
+
             close = difflib.get_close_matches(flag, self._flags(), n=1, cutoff=0.6)
             if close:
                 hints.append(close[0] if len(flags) == 1 else f"{close[0]} for {flag}")
@@ -67,6 +87,8 @@ class Parser(argparse.ArgumentParser):
         choice = re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)$", message)
         if choice:  # a mistyped subcommand or value: name the closest one
             options = [c.strip().strip("'") for c in choice.group(3).split(",")]
+            import difflib
+
             close = difflib.get_close_matches(choice.group(2), options, n=1, cutoff=0.6)
             if close:
                 message += f" (did you mean {close[0]}?)"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from indicifeval.checkers import SUBSETS, ScoringMode
 from indicifeval.cli.common import add_parser, split_list
+from indicifeval.core.modes import ScoringMode
+from indicifeval.languages.data_files import subset_names
 from indicifeval.records.layout import SCORES, SUMMARY
 
 
@@ -21,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--responses", help="responses: {key, response} JSONL, IFEval {prompt, response}, lm-eval "
                    "--log_samples files (or their output folder), or 'sample' (the default with --data sample)")
     p.add_argument("--language", help="language of rows that carry none (a row that says another is an error)")
-    p.add_argument("--subset", choices=SUBSETS, help="subset of rows that carry none (otherwise trans)")
+    p.add_argument("--subset", choices=subset_names(), help="subset of rows that carry none (otherwise trans)")
     p.add_argument("--languages", default="all", help="keep only these languages, e.g. hi,bn")
     p.add_argument("--subsets", default="trans,ground", help="keep only these subsets")
     p.add_argument("--tags", default="",

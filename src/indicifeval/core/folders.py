@@ -17,8 +17,8 @@ from typing import Any
 from indicifeval.core.errors import InputError, OutputError
 from indicifeval.core.files import ensure_folder, write_text
 from indicifeval.core.lock import LOCK_NAME
+from indicifeval.core.names import MANIFEST
 
-MANIFEST = "manifest.json"
 _OUR_TEMP = re.compile(r"^\..+\.[A-Za-z0-9_]+\.tmp$")  # what core.files.atomic_writer leaves on a kill
 
 

@@ -7,12 +7,10 @@ column, and in the Indic averages if it is Indic) and given lm-eval tasks, with 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from importlib import resources
 
-from indicifeval.languages.profile import _all_profiles
+from indicifeval.languages.data_files import read_data
 
 
 @dataclass(frozen=True)
@@ -31,12 +29,16 @@ class Composition:
     @cached_property
     def languages(self) -> tuple[str, ...]:
         """Every profiled language: the benchmark's order, then the added ones."""
+        from indicifeval.languages.profile import _all_profiles  # the subsets alone need no profile
+
         profiles = _all_profiles()
         listed = [c for c in self.data["languages"] if c in profiles]
         return tuple(listed + sorted(c for c in profiles if c not in listed))
 
     @cached_property
     def language_subsets(self) -> dict[str, tuple[str, ...]]:
+        from indicifeval.languages.profile import _all_profiles  # the subsets alone need no profile
+
         profiles = _all_profiles()
         default = tuple(self.data["default_subsets"])
         return {code: tuple(s for s in (profiles[code].subsets or self.data["language_subsets"].get(code) or default)
@@ -45,6 +47,8 @@ class Composition:
     @cached_property
     def indic(self) -> tuple[str, ...]:
         """The languages whose profile follows Indic text rules, in order."""
+        from indicifeval.languages.profile import _all_profiles  # the subsets alone need no profile
+
         profiles = _all_profiles()
         return tuple(c for c in self.languages if profiles[c].is_indic)
 
@@ -60,7 +64,7 @@ class Composition:
 
 @cache
 def composition() -> Composition:
-    data = json.loads(resources.files("indicifeval.languages").joinpath("benchmark.json").read_text(encoding="utf-8"))
+    data = read_data("benchmark.json")
     return Composition(name=data["name"], hub_repo=data["hub_repo"], subsets=tuple(data["subsets"]),
                        configs={s: info["config"] for s, info in data["subsets"].items()},
                        titles={s: info.get("title", s) for s, info in data["subsets"].items()}, data=data)
@@ -74,6 +78,6 @@ def indic_codes() -> tuple[str, ...]:
 @cache
 def script_fonts() -> dict[str, tuple[str, ...]]:
     """Script -> the font families that draw it, in order of preference (scripts.json)."""
-    table = json.loads(resources.files("indicifeval.languages").joinpath("scripts.json").read_text(encoding="utf-8"))
+    table = read_data("scripts.json")
     return {code: tuple(info["fonts"]) for code, info in table.items()
             if not code.startswith("_") and info.get("fonts")}

@@ -4,7 +4,7 @@ names the tool, then their own files."""
 
 from __future__ import annotations
 
-from indicifeval.core.folders import MANIFEST
+from indicifeval.core.names import MANIFEST
 
 ROWS = "rows.jsonl"  # the rows as asked / scored
 RESPONSES = "responses.jsonl"  # a score folder: the answers as scored
