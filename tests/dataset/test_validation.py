@@ -208,3 +208,38 @@ def test_a_build_folder_is_validated_against_its_own_source(tmp_path):
     build_trans(empty, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), until="plan")
     with pytest.raises(InputError, match="no rows yet"):
         validate(empty)
+
+
+def test_validate_into_streams_every_finding_to_the_file_and_keeps_the_first_of_each(tmp_path):
+    """A file of rows is read twice, never held: the file gets every finding, in the order
+    validate gives them, and the report the counts and the first ``keep`` of each check."""
+    from indicifeval.dataset.validation import validate_into
+
+    rows = [row("कुछ लिखें।", ["length_constraints:number_words"], [{"num_words": 5}], key=k) for k in range(30)]
+    rows += [row("कुछ और लिखें।", ["punctuation:no_comma"], [{}], key=k) for k in (3, "4", 40)]  # two repeats
+    data = tmp_path / "rows.jsonl"
+    data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    whole = validate(data)
+    streamed = validate_into(tmp_path / "findings.jsonl", data, keep=2)
+    lines = [json.loads(line) for line in (tmp_path / "findings.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert lines == [f.to_json() for f in whole.findings]
+    assert streamed.counts() == whole.counts() and streamed.counts()["relation_missing"] == (30, 0)
+    assert streamed.error_count == len(whole.errors) and streamed.rows == 33
+    assert sum(f.check == "relation_missing" for f in streamed.findings) == 2
+    repeated = [f for f in whole.findings if f.check == "duplicate_key"]
+    assert [str(f.row) for f in repeated] == ["hi/trans/3", "hi/trans/4"]
+    assert "line 4" in repeated[0].message and "line 5" in repeated[1].message  # where the first one was
+
+
+def test_only_ids_whose_digest_repeats_are_remembered():
+    from array import array
+
+    from indicifeval.dataset.validation.source import DuplicateKeys, id_digest, repeated_digests
+    from indicifeval.records import Row
+
+    rows = [Row.from_json(row("कुछ लिखें।", ["punctuation:no_comma"], [{}], key=k)) for k in (1, 2, "1")]
+    suspects = repeated_digests(array("Q", map(id_digest, rows)))
+    assert suspects == {id_digest(rows[0])}
+    seen = DuplicateKeys(suspects)
+    assert [seen.check(r) is not None for r in rows] == [False, False, True]
+    assert len(seen._seen) == 1  # row 2 was never remembered

@@ -40,16 +40,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from indicifeval.cli.output import console
-    from indicifeval.dataset.validation import validate
+    from indicifeval.dataset.validation import validate_into
 
     out = findings_file(args.data, args.out, args.overwrite)  # before any work: a bad --out costs nothing
-    report = validate(args.data, args.language, args.subset, args.source, skip=split_list(args.skip))
-    out = report.write(out)
+    report = validate_into(out, args.data, args.language, args.subset, args.source, skip=split_list(args.skip),
+                           keep=max(args.show, 0))
     if not args.quiet:
         for table in tables(report, args.show):
             console.print(table)
-    errors, warnings = len(report.errors), len(report.warnings)
-    nxt = f"; wrote {out}" + (" (every finding, with its row and evidence)" if report.findings else "")
+    errors, warnings = report.error_count, report.warning_count
+    nxt = f"; wrote {out}" + (" (every finding, with its row and evidence)" if errors + warnings else "")
     console.print(f"{report.rows} rows, {report.instructions} instructions: {errors} errors, {warnings} warnings"
                   + nxt, soft_wrap=True)
     return 1 if errors else 0
@@ -122,7 +122,8 @@ def tables(report, show: int) -> list:
     order = {name: i for i, name in enumerate(what)}  # errors first, then each check's in table order
     ordered = sorted(report.findings, key=lambda f: (not f.is_error, order.get(f.check, len(order))))
     if ordered and show > 0:
-        first = Table(title=f"First findings ({min(show, len(ordered))} of {len(ordered)}; all in the JSONL file)")
+        total = report.error_count + report.warning_count
+        first = Table(title=f"First findings ({min(show, len(ordered))} of {total}; all in the JSONL file)")
         for col in ("row", "instruction", "check", "severity", "message", "evidence"):
             first.add_column(col, overflow="fold")
         for f in ordered[:show]:

@@ -55,32 +55,54 @@ Cues = dict[tuple[str, str], frozenset[str]]
 _MIN_PROMPTS, _MAX_ELSEWHERE, _ENRICHMENT = 20, 0.02, 5.0
 
 
+@cache
 def all_cues(language: str, instruction_id: str) -> frozenset[str]:
     return cue_words(language, instruction_id) | frozenset(_LATIN_CUES.get(instruction_id, ()))
 
 
-def format_cues(prompts: list[Prompt]) -> Cues:
-    """(language, format id) -> the cue words that are specific to prompts asking that format,
-    where there are enough prompts to tell (otherwise every cue word is kept)."""
-    by_language: dict[str, list[Prompt]] = {}
-    for p in prompts:
-        by_language.setdefault(p.row.language, []).append(p)
-    table: Cues = {}
-    for language, group in by_language.items():
+class CueCounts:
+    """What ``format_cues`` decides from, counted one prompt at a time, so that a dataset of
+    any size is read without holding its prompts: per (language, format id), the prompts with
+    and without the format, and in each how many contain each cue word."""
+
+    def __init__(self) -> None:
+        self._prompts: dict[tuple[str, str, bool], int] = {}
+        self._hits: dict[tuple[str, str, bool, str], int] = {}
+
+    def add(self, p: Prompt) -> None:
+        language, ids, key = p.row.language, p.row.instruction_id_list, p.key
         for iid in FORMAT_IDS:
-            cues = all_cues(language, iid)
-            mine = [p.key for p in group if iid in p.row.instruction_id_list]
-            other = [p.key for p in group if iid not in p.row.instruction_id_list]
-            if not mine or len(other) < _MIN_PROMPTS:
-                table[language, iid] = cues
-                continue
-            table[language, iid] = frozenset(
-                c for c in cues if (s := _share(c, other)) <= _MAX_ELSEWHERE and _share(c, mine) >= _ENRICHMENT * s)
-    return table
+            mine = iid in ids
+            self._prompts[language, iid, mine] = self._prompts.get((language, iid, mine), 0) + 1
+            for cue in all_cues(language, iid):
+                if cue in key:
+                    self._hits[language, iid, mine, cue] = self._hits.get((language, iid, mine, cue), 0) + 1
+
+    def _share(self, language: str, iid: str, cue: str, has: bool, n: int) -> float:
+        return self._hits.get((language, iid, has, cue), 0) / n
+
+    def table(self) -> Cues:
+        """(language, format id) -> the cue words that are specific to prompts asking that
+        format, where there are enough prompts to tell (otherwise every cue word is kept)."""
+        table: Cues = {}
+        for language in dict.fromkeys(lang for lang, _, _ in self._prompts):
+            for iid in FORMAT_IDS:
+                cues = all_cues(language, iid)
+                mine, other = self._prompts.get((language, iid, True), 0), self._prompts.get((language, iid, False), 0)
+                if not mine or other < _MIN_PROMPTS:
+                    table[language, iid] = cues
+                    continue
+                table[language, iid] = frozenset(
+                    c for c in cues if (s := self._share(language, iid, c, False, other)) <= _MAX_ELSEWHERE
+                    and self._share(language, iid, c, True, mine) >= _ENRICHMENT * s)
+        return table
 
 
-def _share(cue: str, texts: list[str]) -> float:
-    return sum(cue in t for t in texts) / len(texts)
+def format_cues(prompts: list[Prompt]) -> Cues:
+    counts = CueCounts()
+    for p in prompts:
+        counts.add(p)
+    return counts.table()
 
 
 def described(p: Prompt, instruction_id: str) -> str | None:

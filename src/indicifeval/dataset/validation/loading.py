@@ -6,7 +6,7 @@ none)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from indicifeval.core.errors import InputError
@@ -52,6 +52,30 @@ def release_files(data: Data) -> Path | None:
     if is_hub_layout(folder / RELEASE_HUB):
         return folder / RELEASE_HUB
     raise InputError(f"a release folder without {RELEASE_ROWS} or a {RELEASE_HUB}/ layout", str(folder))
+
+
+RowReader = Callable[[], Iterator[Row]]
+
+
+def row_reader(data: Data, language: str | None = None, subset: str | None = None) -> RowReader:
+    """A way to read the rows as often as needed without holding them: a file or folder is read
+    again line by line each time; rows in memory (and the hub's) are read once and kept."""
+    if isinstance(data, (str, Path)) and str(data) not in (HUB, SAMPLE):
+        if not Path(data).exists():
+            raise InputError("no such file or folder (use 'sample', 'hub', a file or a folder)", str(data))
+        path = release_files(data) or data
+
+        def again() -> Iterator[Row]:
+            empty = True
+            for source, record, layout in _records(path):
+                empty = False
+                yield parse_row(record, source, language, subset, layout)
+            if empty:
+                raise InputError("no rows", str(path))
+
+        return again
+    rows = read_rows(data, language, subset)
+    return lambda: iter(rows)
 
 
 def read_rows(data: Data, language: str | None = None, subset: str | None = None) -> list[Row]:

@@ -14,10 +14,13 @@ the English-case check itself already requires an English answer."""
 
 from __future__ import annotations
 
+import hashlib
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
 from indicifeval.checkers import REGISTRY, lexical_kwargs
+from indicifeval.core.errors import Source
 from indicifeval.dataset.release_lists import release_instructions
 from indicifeval.dataset.validation.findings import ERROR, WARNING, Finding, finding
 from indicifeval.dataset.validation.lexical import letter_shown
@@ -28,19 +31,39 @@ from indicifeval.text.normalize import match_key
 _CARRIED = ("number", "relation", "language_code")
 
 
-def duplicate_keys(rows: Iterable[Row]) -> dict[int, Finding]:
-    """Position of each repeated row -> its finding (7 and "7" are one key)."""
-    seen: dict[RowId, Row] = {}
-    out: dict[int, Finding] = {}
-    for i, row in enumerate(rows):
-        first = seen.get(row.id)
+def id_digest(row: Row) -> int:
+    """Eight bytes standing for the row's id, so that a dataset's ids fit in eight bytes a row."""
+    return int.from_bytes(hashlib.blake2b("\x1f".join(row.id).encode("utf-8", "surrogatepass"),
+                                          digest_size=8).digest(), "big")
+
+
+def repeated_digests(digests: array) -> frozenset[int]:
+    """The digests that occur more than once: the only rows whose ids need remembering."""
+    ordered = sorted(digests)
+    return frozenset(a for a, b in zip(ordered, ordered[1:], strict=False) if a == b)
+
+
+class DuplicateKeys:
+    """The rows seen so far whose id digest is among ``suspects`` (``repeated_digests`` of a
+    first pass), each as where it was and its key: exact, and memory grows with the repeats,
+    not with the dataset. Without ``suspects``, every row is remembered."""
+
+    def __init__(self, suspects: frozenset[int] | None = None) -> None:
+        self._suspects = suspects
+        self._seen: dict[RowId, tuple[Source | None, object]] = {}
+
+    def check(self, row: Row) -> Finding | None:
+        """The finding for ``row`` if its key came before (7 and "7" are one key)."""
+        if self._suspects is not None and id_digest(row) not in self._suspects:
+            return None
+        first = self._seen.get(row.id)
         if first is None:
-            seen[row.id] = row
-            continue
-        where = f"{first.source.file}, line {first.source.line}" if first.source else "an earlier row"
-        same = "the same key" if first.key == row.key else f"keys {first.key!r} and {row.key!r}, the same as text"
-        out[i] = finding(row, "duplicate_key", ERROR, f"{row.id} occurs twice ({same}; first at {where})", where)
-    return out
+            self._seen[row.id] = (row.source, row.key)
+            return None
+        place, key = first
+        where = f"{place.file}, line {place.line}" if place else "an earlier row"
+        same = "the same key" if key == row.key else f"keys {key!r} and {row.key!r}, the same as text"
+        return finding(row, "duplicate_key", ERROR, f"{row.id} occurs twice ({same}; first at {where})", where)
 
 
 def source_index(source_rows: Iterable[Row]) -> dict[str, Row]:
@@ -50,12 +73,9 @@ def source_index(source_rows: Iterable[Row]) -> dict[str, Row]:
     return index
 
 
-def missing_keys(rows: list[Row], index: dict[str, Row]) -> Iterator[Finding]:
-    """A source key that a Trans split of ``rows`` lacks (each split on its own)."""
-    present: dict[str, set[str]] = defaultdict(set)
-    for row in rows:
-        if row.subset == "trans":
-            present[row.language].add(str(row.key))
+def missing_keys(present: dict[str, set[str]], index: dict[str, Row]) -> Iterator[Finding]:
+    """A source key that a Trans split lacks (each split on its own); ``present``: language ->
+    the keys of its Trans rows."""
     for language in sorted(present):
         for key, src in index.items():
             if key not in present[language]:
