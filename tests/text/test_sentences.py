@@ -1,6 +1,8 @@
 """Sentence counting: fixed splitter per language, and the authors' splitter (§2.5 examples)."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from indicifeval.languages import get_profile
 from indicifeval.text.sentences import count_sentences, count_sentences_paper
@@ -65,3 +67,21 @@ def test_fixed_sentence_counts(lang, text, expected):
 )
 def test_paper_sentence_counts_match_reference(text, expected):
     assert count_sentences_paper(text) == expected
+
+
+_PIECES = st.sampled_from(["\n\n", "\n", "।", " ", ":", "ab", "क", "?", ".", "  ", "x:", "\n\n\n", "* ", "Dr.", "A."])
+
+
+@given(st.lists(st.lists(_PIECES, max_size=30).map("".join), min_size=1, max_size=4))
+def test_paragraph_counts_shared_between_texts_change_no_count(texts):
+    """The variants of one answer share a memo of paragraph counts (checkers.rules): each
+    text's count is the count it has alone, in both Indic splitters."""
+    from indicifeval.text.sentences import split_sentences_paper
+
+    profile = get_profile("hi")
+    fixed: dict = {}
+    paper: dict = {}
+    for text in texts:
+        alone = count_sentences(text, profile.sentence_terminators, profile.abbreviations)
+        assert count_sentences(text, profile.sentence_terminators, profile.abbreviations, fixed) == alone
+        assert count_sentences_paper(text, paper) == len(split_sentences_paper(text)) == count_sentences_paper(text)

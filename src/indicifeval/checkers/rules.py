@@ -53,7 +53,14 @@ class TextView:
 
     @property
     def sentence_count(self) -> int:
-        return self._get("sentences", self.rules.count_sentences)
+        """A loose variant shares its response's paragraph counts: cutting a line or the
+        asterisks changes a paragraph or two, and the others are counted once for them all."""
+        try:
+            return self._cache["sentences"]
+        except KeyError:
+            memo = (self.base or self)._cache.setdefault("paragraph_sentences", {})
+            value = self._cache["sentences"] = self.rules.count_sentences(self.text, memo)
+            return value
 
     @property
     def word_count(self) -> int:
@@ -207,14 +214,16 @@ class Rules:
             self.count_sentences("Warm up.")
 
     # -- segmentation -------------------------------------------------------------------------
-    def count_sentences(self, text: str) -> int:
+    def count_sentences(self, text: str, memo: dict | None = None) -> int:
+        """``memo``: what the splitter keeps per paragraph, shared by the variants of one
+        response (both Indic splitters count paragraph by paragraph; English's punkt does not)."""
         if self.ifeval:
             from indicifeval.text.punkt_en import count_sentences_en
 
             return count_sentences_en(text)
         if self.paper:
-            return sentences.count_sentences_paper(text)
-        return sentences.count_sentences(text, self.profile.sentence_terminators, self.profile.abbreviations)
+            return sentences.count_sentences_paper(text, memo)
+        return sentences.count_sentences(text, self.profile.sentence_terminators, self.profile.abbreviations, memo)
 
     def count_words(self, text: str) -> int:
         if self.ifeval:

@@ -46,7 +46,7 @@ def score_row(row: Row, response: str | None, mode: ScoringMode | str = ScoringM
     if args is None:
         args = resolve_row(row, mode)
 
-    if not text.strip():
+    if not text or text.isspace():  # (no copy of a long answer, as strip() would make)
         why = "no response" if missing else "empty response"
         n = len(ids)
         return RowScore(row.key, row.language, row.subset, ids, [False] * n, [False] * n, False, False,
@@ -54,7 +54,7 @@ def score_row(row: Row, response: str | None, mode: ScoringMode | str = ScoringM
 
     base = TextView(text, rules)
     views: dict[str, TextView] = {text: base}
-    cut_texts: list[str] = []  # the loose variants, cut once, when an instruction first fails
+    cut_texts: list[str | None] = [None] * (len(LOOSE_CUTS) - 1)  # the loose variants, each cut when first tried
 
     strict, loose, explanations = [], [], []
     for iid, a in zip(ids, args):
@@ -64,10 +64,11 @@ def score_row(row: Row, response: str | None, mode: ScoringMode | str = ScoringM
         loose_ok = ok
         if not ok:
             tried = {text}
-            if not cut_texts:
-                cut_texts = [cut.apply(text) for cut in LOOSE_CUTS[1:]]
-            for cut, variant in zip(LOOSE_CUTS[1:], cut_texts):
-                if variant in tried or not variant.strip():
+            for i, cut in enumerate(LOOSE_CUTS[1:]):
+                variant = cut_texts[i]
+                if variant is None:
+                    variant = cut_texts[i] = cut.apply(text)
+                if variant in tried or not variant or variant.isspace():
                     continue
                 tried.add(variant)
                 view = views.get(variant)

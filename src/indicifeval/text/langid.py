@@ -146,7 +146,7 @@ def _ending_language(text: str, candidates: tuple[str, ...]) -> str | None:
     hits = {}
     for code in wanted:
         spec = table[code]
-        n = sum(count for word, count in tokens.items() if spec.marks(word))
+        n = spec.count(tokens)
         if n >= spec.min_words and n >= spec.min_share * total:
             hits[code] = n
     if not hits:
