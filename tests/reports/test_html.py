@@ -1,6 +1,7 @@
-"""The HTML report: one self-contained page, checked as Chromium renders it (headless): a
-screenshot that is not blank, the rendered DOM (tables, figures, sample cards drawn by the
-script), no script errors, sorting and filtering, and no HTML injection from sample text."""
+"""The HTML report: a page and one samples file per run beside it, checked as Chromium renders
+it (headless, from file://): a screenshot that is not blank, the rendered DOM (tables, figures,
+sample cards drawn by the script), no script errors, sorting and filtering over every run's
+samples, and no HTML injection from sample text (loading per run: test_html_samples.py)."""
 
 from __future__ import annotations
 
@@ -178,10 +179,15 @@ def test_page_is_self_contained_and_escaped(tmp_path):
     assert "https://" not in page and "src=\"http" not in page and "@import" not in page
     assert HOSTILE not in page and "<b>" not in page  # run names and samples are escaped
     assert "run &lt;b&gt;" in page
-    assert page.count("<script") == 3  # the error trap, the JSON blob, the app
-    blob = re.search(r'<script type="application/json" id="samples-data">(.*?)</script>', page, re.S).group(1)
-    data = json.loads(blob)
-    assert data["prompts"] == [HOSTILE] and data["rows"][0][data["fields"].index("answer")] == "جواب"
+    assert page.count("<script") == 3  # the error trap, the samples' index, the app
+    assert "script-src 'unsafe-inline' 'self'" in page  # the samples files: scripts of the page's own origin
+    index = json.loads(re.search(r'<script type="application/json" id="samples-index">(.*?)</script>', page,
+                                 re.S).group(1))
+    assert index["runs"] == ["run <b>"] and index["files"] == ["samples/run-0.js"] and index["counts"] == [1]
+    assert index["ids"] == ["punctuation:no_comma"] and list(index["languages"]) == ["ur"]
+    data = _samples_file(path.parent / index["files"][0], 0)
+    assert data["prompts"] == [HOSTILE] and data["rows"][0][index["fields"].index("answer")] == "جواب"
+    assert not [p for p in path.parent.rglob("*") if p.name.startswith(".")]  # written atomically: no temporaries
     assert 'data:image/png;base64,' in page and '<svg role="img"' in page
     assert page.index('id="fig-delta_language"') < page.index('id="fig-bars"')  # the report's order
     assert 'class="paper"' in page and "paper-badge" in page
@@ -191,9 +197,18 @@ def test_page_is_self_contained_and_escaped(tmp_path):
         assert registered()[name].what in page.replace("&#x27;", "'")
 
 
+def _samples_file(path: Path, run: int) -> dict:
+    """The data a samples file hands the page: ``window.__indicifevalSamples(run, {...});``."""
+    text = path.read_text(encoding="utf-8")
+    head = f"window.__indicifevalSamples&&window.__indicifevalSamples({run},"
+    assert text.startswith(head) and text.endswith(");\n"), text[:200]
+    assert "<" not in text and ">" not in text.replace("&&", "")  # no markup, whatever the samples hold
+    return json.loads(text[len(head):-3])
+
+
 def test_without_figures_or_samples():
     page = render_html(_tiny_report([]), [])
-    assert 'id="figures"' not in page and 'id="samples-data"' in page
+    assert 'id="figures"' not in page and 'id="samples-index"' in page
 
 
 def _natural(text: str) -> list:
@@ -251,6 +266,9 @@ window.addEventListener('load', function(){
   var run = document.querySelector('#table-trans_languages th');
   run.click(); out.names = firstColumn('table-trans_languages');
   function set(id, v){ var e = document.getElementById(id); e.value = v; e.dispatchEvent(new Event('change')); }
+  out.firstRun = pager();
+  set('f-run', '');  // every run: their files load one after another
+  ready(function(){
   out.all = pager();
   set('f-lang', 'ur'); out.ur = pager(); out.urLang = document.querySelector('#sample-list .text').getAttribute('lang');
   out.urDir = document.querySelector('#sample-list .text').getAttribute('dir');
@@ -269,17 +287,25 @@ window.addEventListener('load', function(){
     var pre = document.createElement('pre'); pre.id = 'probe'; pre.textContent = JSON.stringify(out);
     document.body.appendChild(pre);
   }, 600);
+  });
 });
+</script>"""
+READY = r"""<script>
+function ready(then){  // once the chosen runs' samples are loaded (or failed to)
+  var state = document.getElementById('samples').getAttribute('data-state');
+  if (state === 'ready' || state === 'error') then(); else setTimeout(function(){ ready(then); }, 20);
+}
 </script>"""
 
 
 def test_sorting_filtering_and_no_injection(built, tmp_path):
     rep, _, figures = built
-    hostile = dict(rep.samples[0], prompt=HOSTILE, key="hostile-1", answer=HOSTILE, reasoning="<script>x</script>")
+    samples = list(rep.samples)
+    hostile = dict(samples[0], prompt=HOSTILE, key="hostile-1", answer=HOSTILE, reasoning="<script>x</script>")
     page = tmp_path / "probe.html"
-    copy = Report(rep.metric, rep.runs, rep.tables, [hostile, *rep.samples], rep.seed, rep.n_boot, rep.notes)
+    copy = Report(rep.metric, rep.runs, rep.tables, [hostile, *samples], rep.seed, rep.n_boot, rep.notes)
     write_html(copy, page, figures)
-    page.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    page.write_text(page.read_text(encoding="utf-8").replace("</body>", READY + PROBE + "</body>"), encoding="utf-8")
     done = _chrome(tmp_path, page, "--dump-dom", "--virtual-time-budget=5000")
     assert _console_lines(done.stderr) == []
     m = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
@@ -292,7 +318,9 @@ def test_sorting_filtering_and_no_injection(built, tmp_path):
     desc, asc = [float(v) for v in out["desc"] if v], [float(v) for v in out["asc"] if v]
     assert desc == sorted(desc, reverse=True) and asc == sorted(asc) and len(asc) > 3
     assert out["names"] == sorted(out["names"], key=_natural)  # a text column: alphabetical, numbers by value
-    # filters
+    # filters: the first run's samples at first, every run's when asked for
+    first = sum(s["run"] == rep.runs[0].name for s in copy.samples)
+    assert f"of {first:,} matching" in out["firstRun"]
     total = len(copy.samples)
     assert f"of {total:,} matching" in out["all"]
     n_ur = sum(s["language"] == "ur" for s in copy.samples)
@@ -304,3 +332,4 @@ def test_sorting_filtering_and_no_injection(built, tmp_path):
     # the hostile text is shown as text, not run
     assert "of 1 matching" in out["search"] and out["hostileText"] == HOSTILE
     assert out["drill"] == [out["names"][0], "hi", "trans"]  # the first row after sorting by name
+

@@ -12,7 +12,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_parser(
         sub, "report",
         description="Analyse one or more run folders (from `indicifeval run`) or score folders (from "
-        "`indicifeval score`) and write report.md, report.json, tables/*.csv, plots/ and report.html.",
+        "`indicifeval score`) and write report.md, report.json, tables/*.csv, plots/ and report.html (with "
+        "samples/ beside it: each run's prompts and answers, loaded by the page when that run is shown).",
     )
     p.add_argument("runs", nargs="+", help="run or score folders")
     p.add_argument("--metric", default="prompt_loose",
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--families", help="JSON file mapping model name -> {family, size_b}, overriding the guess")
     p.add_argument("--no-paper", action="store_true", help="leave out the paper's published numbers")
     p.add_argument("--no-plots", action="store_true", help="tables only (no matplotlib needed)")
-    p.add_argument("--no-html", action="store_true", help="no report.html")
+    p.add_argument("--no-html", action="store_true", help="no report.html (nor its samples/)")
     p.add_argument("--quiet", action="store_true", help="no progress, no summary line")
     p.set_defaults(handler=run)
 

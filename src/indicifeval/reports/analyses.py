@@ -2,6 +2,9 @@
 outcome groups, pairing over shared prompts, Δ = English − Indic and seeded bootstrap
 estimates. The analyses themselves are registered units (``reports/units``).
 
+Rows are selected as positions in a run's arrays (:class:`Rows`), never copied, and the
+selections, alignments and Δ a table asks for are kept for the next table that asks again.
+
 Languages come from the benchmark's composition and the language profiles: the columns are
 the Indic languages, then the others; English, the reference of Δ, is the Trans language that
 the profiles score with IFEval's own text rules. A profile added in ``$INDICIFEVAL_PROFILE_PATH``
@@ -11,20 +14,25 @@ becomes a column, and joins the Indic averages if it is Indic, with no change he
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Iterable
 from importlib import resources
 
+import numpy as np
+
 from indicifeval.languages import composition, get_profile, indic_codes
-from indicifeval.reports.loading import RunData, outcome
 from indicifeval.reports.model import Estimate
-from indicifeval.reports.stats import Group, bootstrap, difference, mean_of
+from indicifeval.reports.rundata import PARALLEL_TAGS, RunData
+from indicifeval.reports.stats import Group, bootstrap, difference, mean_of, nan_is_none
 
 TRANS = "trans"  # the translated subset: every language on the same prompts, so Δ is paired on it
-PARALLEL_TAGS = {"correct", "parallel"}
 METRIC_NAMES = {"prompt_loose": "prompt-level loose", "prompt_strict": "prompt-level strict",
                 "inst_loose": "instruction-level loose", "inst_strict": "instruction-level strict"}
+# Which outcome a group counts: the report's metric (None), or its instruction-level kind over
+# these instruction ids only (a category, the keyword instructions, one id).
+Outcome = frozenset[str] | None
 
-Outcome = Callable[[dict], tuple[int, int]]
+__all__ = ["METRIC_NAMES", "PARALLEL_TAGS", "TRANS", "Analyses", "Outcome", "Rows", "column_languages",
+           "diff_of_means", "first", "mean_of_differences", "paper_tables", "reference_language"]
 
 
 def column_languages() -> tuple[str, ...]:
@@ -38,8 +46,28 @@ def reference_language() -> str | None:
     return next((c for c in composition().languages_of(TRANS) if get_profile(c).text_rules == "ifeval"), None)
 
 
-def first(values: list[float | None]) -> float | None:
+@nan_is_none
+def first(values):
     return values[0]
+
+
+class Rows:
+    """Some rows of one run, by position in file order."""
+
+    __slots__ = ("positions", "run")
+
+    def __init__(self, run: RunData, positions: np.ndarray):
+        self.run, self.positions = run, positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def keys(self) -> list:
+        return [self.run.keys[i] for i in self.positions]
+
+    def where(self, keep: np.ndarray | Iterable[bool]) -> Rows:
+        return Rows(self.run, self.positions[np.asarray(list(keep) if not isinstance(keep, np.ndarray) else keep,
+                                                        dtype=bool)])
 
 
 class Analyses:
@@ -55,8 +83,9 @@ class Analyses:
         self.indic = indic_codes()
         self.reference = reference_language()
         self.subsets = composition().subsets
-        with_trans = [r for r in runs if any(s["subset"] == TRANS for s in r.scores)]
-        self.parallel = bool(with_trans) and all(self._has_parallel_tags(r) for r in with_trans)
+        with_trans = [r for r in runs if TRANS in r.subsets]
+        self.parallel = bool(with_trans) and all(r.has_parallel_trans for r in with_trans)
+        self._cache: dict = {}
 
     @property
     def metric_name(self) -> str:
@@ -71,35 +100,62 @@ class Analyses:
         """The languages a subset has, in column order."""
         return [c for c in self.languages if subset in composition().subsets_of(c)]
 
+    def _cached(self, token, make):
+        found = self._cache.get(token)
+        if found is None:
+            found = self._cache[token] = make()
+        return found
+
     # -- row selection ------------------------------------------------------------------------
-    @staticmethod
-    def _has_parallel_tags(run: RunData) -> bool:
-        return any(PARALLEL_TAGS <= set(run.row(s).get("tags") or ()) for s in run.scores if s["subset"] == TRANS)
+    def rows(self, run: RunData, subset: str, language: str | None = None) -> Rows:
+        def make() -> Rows:
+            positions = run.positions(subset, language)
+            if subset == TRANS and self.parallel:
+                positions = positions[run.parallel[positions]]
+            return Rows(run, positions)
 
-    def rows(self, run: RunData, subset: str, language: str | None = None) -> list[dict]:
-        rows = [s for s in run.scores if s["subset"] == subset and (language is None or s["language"] == language)]
-        if subset == TRANS and self.parallel:
-            rows = [s for s in rows if PARALLEL_TAGS <= set(run.row(s).get("tags") or ())]
-        return rows
+        return self._cached(("rows", id(run), subset, language), make)
 
-    def indic_rows(self, run: RunData, subset: str) -> list[dict]:
-        return [s for s in self.rows(run, subset) if s["language"] in self.indic]
+    def indic_rows(self, run: RunData, subset: str) -> Rows:
+        def make() -> Rows:
+            rows = self.rows(run, subset)
+            return rows.where(np.fromiter((run.language[i] in self.indic for i in rows.positions), bool,
+                                          len(rows)))
 
-    def group(self, rows: list[dict], how: Outcome | None = None, keys: list | None = None) -> Group:
-        how = how or (lambda s: outcome(s, self.metric))
-        pairs = [how(s) for s in rows]
-        kept = [(p, s["key"]) for p, s in zip(pairs, rows) if p[1] > 0]
-        return Group.of([p for p, _ in kept] or [], keys=None if keys is None else tuple(k for _, k in kept))
+        return self._cached(("indic", id(run), subset), make)
 
-    def paired(self, a: list[dict], b: list[dict], how: Outcome | None = None) -> tuple[Group, Group]:
-        """Two groups over the prompts both have (by key), aligned for a paired bootstrap; when
-        they share no prompt, independent groups over all of each."""
-        by_a, by_b = {s["key"]: s for s in a}, {s["key"]: s for s in b}
+    def all_rows(self, run: RunData) -> Rows:
+        """Every row of the run: both subsets, every language, the parallel filter not applied."""
+        return self._cached(("all", id(run)), lambda: Rows(run, np.arange(len(run))))
+
+    def group(self, rows: Rows, how: Outcome = None, keys: bool = False) -> Group:
+        """The rows' outcomes (rows that count nothing left out); ``keys`` aligns the group."""
+        passes, counts = rows.run.outcomes(self.metric, how)
+        p, c = passes[rows.positions].astype(float), counts[rows.positions].astype(float)
+        kept = c > 0
+        if not kept.all():
+            p, c = p[kept], c[kept]
+        aligned = tuple(rows.run.keys[i] for i in rows.positions[kept]) if keys else None
+        return Group(p, c, aligned)
+
+    def _aligned(self, a: Rows, b: Rows) -> tuple[Rows, Rows] | None:
+        """The prompts both have (by key, the last row of a key counting), in key order."""
+        by_a = dict(zip(a.keys(), a.positions.tolist()))
+        by_b = dict(zip(b.keys(), b.positions.tolist()))
         common = sorted(set(by_a) & set(by_b), key=str)
         if not common:
+            return None
+        return (Rows(a.run, np.array([by_a[k] for k in common], dtype=np.int64)),
+                Rows(b.run, np.array([by_b[k] for k in common], dtype=np.int64)))
+
+    def paired(self, a: Rows, b: Rows, how: Outcome = None) -> tuple[Group, Group]:
+        """Two groups over the prompts both have (by key), aligned for a paired bootstrap; when
+        they share no prompt, independent groups over all of each."""
+        # the selections are kept with their alignment, so their ids cannot be reused meanwhile
+        _, _, aligned = self._cached(("aligned", id(a), id(b)), lambda: (a, b, self._aligned(a, b)))
+        if aligned is None:
             return self.group(a, how), self.group(b, how)
-        ga = self.group([by_a[k] for k in common], how, keys=common)
-        gb = self.group([by_b[k] for k in common], how, keys=common)
+        ga, gb = self.group(aligned[0], how, keys=True), self.group(aligned[1], how, keys=True)
         if ga.keys != gb.keys:  # an instruction filter dropped different prompts: unpaired
             return Group(ga.passes, ga.counts), Group(gb.passes, gb.counts)
         return ga, gb
@@ -113,7 +169,7 @@ class Analyses:
                 else "Trans on all rows (the runs' rows carry no parallel tags)")
 
     # -- Δ = English − Indic --------------------------------------------------------------------
-    def delta(self, run: RunData, lang: str, how: Outcome | None = None, label: str = ""
+    def delta(self, run: RunData, lang: str, how: Outcome = None, label: str = ""
               ) -> tuple[Estimate, Group, Group]:
         if self.reference is None:
             return Estimate(None), Group.of([]), Group.of([])
@@ -122,16 +178,19 @@ class Analyses:
             return Estimate(None), en, xx
         return self.estimate([en, xx], difference, f"{run.info.name}|delta|{lang}|{label}"), en, xx
 
-    def deltas(self, run: RunData, how: Outcome | None = None, label: str = "") -> list[tuple[Estimate, list[Group]]]:
+    def deltas(self, run: RunData, how: Outcome = None, label: str = "") -> list[tuple[Estimate, list[Group]]]:
         """Per Indic language: the Δ estimate and the (English, language) groups behind it
         (empty when there is no Δ), for averaging Δ over languages or runs."""
-        out = []
-        for lang in self.indic:
-            est, en, xx = self.delta(run, lang, how, label)
-            out.append((est, [en, xx] if est.value is not None else []))
-        return out
+        def make() -> list[tuple[Estimate, list[Group]]]:
+            out = []
+            for lang in self.indic:
+                est, en, xx = self.delta(run, lang, how, label)
+                out.append((est, [en, xx] if est.value is not None else []))
+            return out
 
-    def delta_cells(self, run: RunData, avg_label: str, how: Outcome | None = None,
+        return self._cached(("deltas", id(run), how, label), make)
+
+    def delta_cells(self, run: RunData, avg_label: str, how: Outcome = None,
                     label: str = "") -> tuple[list[Estimate], Estimate] | None:
         """The Δ per Indic language and their average (``avg_label`` seeds its bootstrap), or
         None when the run has no Δ at all."""
@@ -148,42 +207,42 @@ class Analyses:
     # -- pairs of runs ---------------------------------------------------------------------------
     def thinking_pairs(self) -> list[tuple[RunData, RunData]]:
         """(without, with) thinking: same model and settings, thinking the only difference."""
-        pairs = []
-        for a in self.runs:
-            for b in self.runs:
-                if a is not b and not a.info.thinking and b.info.thinking and \
-                        json.dumps(a.info.settings, sort_keys=True) == json.dumps(b.info.settings, sort_keys=True):
-                    pairs.append((a, b))
-        return sorted(pairs, key=lambda p: (p[0].info.size_b or 0, p[0].info.model))
+        def make() -> list[tuple[RunData, RunData]]:
+            settings = {id(r): json.dumps(r.info.settings, sort_keys=True) for r in self.runs}
+            pairs = [(a, b) for a in self.runs for b in self.runs
+                     if a is not b and not a.info.thinking and b.info.thinking and settings[id(a)] == settings[id(b)]]
+            return sorted(pairs, key=lambda p: (p[0].info.size_b or 0, p[0].info.model))
+
+        return self._cached(("thinking pairs",), make)
 
     def paired_outcomes(self, a: RunData, b: RunData, subset: str, indic_only: bool = False
-                        ) -> tuple[list[bool], list[bool]]:
+                        ) -> tuple[np.ndarray, np.ndarray]:
         """Per-prompt (prompt-level metrics) or per-instruction outcomes of two runs on the
         items both have, for McNemar."""
-        by_b = {(s["language"], s["key"]): s for s in self.rows(b, subset)}
-        field = {"prompt_loose": "prompt_loose", "prompt_strict": "prompt_strict"}.get(self.metric)
-        out_a, out_b = [], []
-        for s in self.rows(a, subset):
-            t = by_b.get((s["language"], s["key"]))
-            if t is None or (indic_only and s["language"] not in self.indic):
+        rows_b = self.rows(b, subset)
+        by_b = {(b.language[i], b.keys[i]): i for i in rows_b.positions.tolist()}
+        pa, pb = [], []
+        for i in self.rows(a, subset).positions.tolist():
+            j = by_b.get((a.language[i], a.keys[i]))
+            if j is None or (indic_only and a.language[i] not in self.indic):
                 continue
-            if field:
-                out_a.append(bool(s[field]))
-                out_b.append(bool(t[field]))
-            else:
-                f = "loose" if self.metric == "inst_loose" else "strict"
-                out_a += [bool(v) for v in s[f]]
-                out_b += [bool(v) for v in t[f]]
-        return out_a, out_b
+            pa.append(i)
+            pb.append(j)
+        ia, ib = np.asarray(pa, dtype=np.int64), np.asarray(pb, dtype=np.int64)
+        if self.metric.startswith("prompt"):
+            return a.prompt[self.kind][ia], b.prompt[self.kind][ib]
+        return a.verdicts_of(self.kind, ia), b.verdicts_of(self.kind, ib)
 
 
-def mean_of_differences(values: list[float | None]) -> float | None:
+@nan_is_none
+def mean_of_differences(values):
     """Mean of (v[0]-v[1], v[2]-v[3], ...)."""
     diffs = [difference(values[i : i + 2]) for i in range(0, len(values), 2)]
     return mean_of(diffs)
 
 
-def diff_of_means(a: list[float | None], b: list[float | None]) -> float | None:
+@nan_is_none
+def diff_of_means(a, b):
     ma, mb = mean_of(a), mean_of(b)
     return None if ma is None or mb is None else ma - mb
 

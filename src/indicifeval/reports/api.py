@@ -1,20 +1,28 @@
 """``indicifeval.report(run_dirs, ...)``: every analysis over a set of runs, written as
-Markdown, CSV, JSON, plots (PNG and SVG) and one self-contained HTML file."""
+Markdown, CSV, JSON, plots (PNG and SVG) and an HTML page with a samples file per run.
+
+Each run's files are read once, line by line: the tables keep its outcomes, its prompts and
+answers go straight into its samples file, so a report over many runs grows by a few MB a run."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError
 from indicifeval.core.folders import StagedFolder, claim, write_manifest
 from indicifeval.reports.analyses import METRIC_NAMES, Analyses
 from indicifeval.reports.families import load_family_map
-from indicifeval.reports.loading import RunData, _key, load_runs
+from indicifeval.reports.loading import load_runs
 from indicifeval.reports.model import Report
 from indicifeval.reports.registry import build_tables, registered_figures
+from indicifeval.reports.samples import RunSamples, Samples
+
+if TYPE_CHECKING:  # imported where the page is written: tables alone do not need it
+    from indicifeval.reports.html_samples import SampleFiles
 from indicifeval.reports.writers import write_tables
 
 METRICS = tuple(METRIC_NAMES)
@@ -38,22 +46,6 @@ def require_matplotlib() -> None:
         raise InputError("plots need matplotlib: pip install 'indicifeval[report]' (or pass --no-plots)") from None
 
 
-def _samples(runs: list[RunData]) -> list[dict]:
-    out = []
-    for run in runs:
-        for s in run.scores:
-            uid = _key(s)
-            row, gen = run.rows.get(uid, {}), run.generations.get(uid, {})
-            out.append({
-                "run": run.info.name, "language": s["language"], "subset": s["subset"], "key": s["key"],
-                "prompt": row.get("prompt"), "answer": gen.get("answer"), "reasoning": gen.get("reasoning"),
-                "finish_reason": gen.get("finish_reason"), "instruction_id_list": s["instruction_id_list"],
-                "strict": s["strict"], "loose": s["loose"], "explanations": s.get("explanations", []),
-                "prompt_strict": s["prompt_strict"], "prompt_loose": s["prompt_loose"],
-            })
-    return out
-
-
 def build_report(
     run_dirs: list[str | Path],
     metric: str = "prompt_loose",
@@ -65,8 +57,12 @@ def build_report(
     scoring: str | None = None,
     mixed_scoring: bool = False,
     step: Step = _no_step,
+    sample_files: SampleFiles | None = None,
 ) -> Report:
-    runs = load_runs(list(run_dirs), load_family_map(family_map), scoring, mixed_scoring, on_run=step)
+    """Every analysis over ``run_dirs``; ``sample_files`` gets the page's samples in the same
+    pass over the run files (``report`` writes them so: each file is read once)."""
+    runs = load_runs(list(run_dirs), load_family_map(family_map), scoring, mixed_scoring, on_run=step,
+                     samples=None if sample_files is None else sample_files.run)
     analyses = Analyses(runs, metric, seed=seed, n_boot=n_boot, include_paper=include_paper)
     tables = build_tables(analyses)
     step("analyses and intervals")
@@ -77,7 +73,12 @@ def build_report(
                      f"(--mixed-scoring): re-score them alike with `indicifeval score --run DIR --scoring MODE`")
     if not analyses.thinking_pairs():
         notes.append("no thinking/non-thinking pair among these runs (same model and settings, thinking on vs off)")
-    return Report(metric, [r.info for r in runs], tables, _samples(runs), seed, n_boot, notes)
+    samples = Samples(RunSamples(r.info.name, r.source, len(r)) for r in runs)  # read again if asked for
+    index = None
+    if sample_files is not None:
+        sample_files.runs = [r.info.name for r in runs]
+        index = sample_files.index()
+    return Report(metric, [r.info for r in runs], tables, samples, seed, n_boot, notes, sample_index=index)
 
 
 def report(
@@ -105,22 +106,34 @@ def report(
     if plots:
         require_matplotlib()
     previous = claim(out, "report", overwrite)
-    rep = build_report(run_dirs, metric, seed=seed, n_boot=n_boot, family_map=family_map,
-                       include_paper=include_paper, scoring=scoring, mixed_scoring=mixed_scoring, step=step)
     out = Path(out)
-    with StagedFolder(out, (previous or {}).get("files") or []) as stage:
-        figures = []
-        if plots:  # first: a missing-fonts note must reach report.md too
-            from indicifeval.reports.plots import write_plots
+    created = not out.exists()
+    try:
+        with StagedFolder(out, (previous or {}).get("files") or []) as stage:
+            sample_files = None
+            if html:  # written while the runs are read: each run's files are read once
+                from indicifeval.reports.html_samples import SampleFiles
 
-            figures = write_plots(rep, stage.path / "plots", step=step)
-        files = write_tables(rep, stage.path) + figures
-        step("tables")
-        if html:
-            from indicifeval.reports.html import write_html
+                sample_files = SampleFiles(stage.path, [])
+            rep = build_report(run_dirs, metric, seed=seed, n_boot=n_boot, family_map=family_map,
+                               include_paper=include_paper, scoring=scoring, mixed_scoring=mixed_scoring, step=step,
+                               sample_files=sample_files)
+            figures = []
+            if plots:  # first: a missing-fonts note must reach report.md too
+                from indicifeval.reports.plots import write_plots
 
-            files.append(write_html(rep, stage.path / "report.html", figures))
-            step("report.html")
+                figures = write_plots(rep, stage.path / "plots", step=step)
+            files = write_tables(rep, stage.path) + figures
+            step("tables")
+            if html:
+                from indicifeval.reports.html import write_html
+
+                files.append(write_html(rep, stage.path / "report.html", figures, rep.sample_index))
+                step("report.html")
+    except BaseException:
+        if created and out.is_dir() and not any(out.iterdir()):  # a failed first report leaves no folder
+            out.rmdir()
+        raise
     rep.files = [str(out / name) for name in stage.files]
     write_manifest(out, {"tool": "report", "format_version": 1, "indicifeval_version": __version__,
                          "created_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),

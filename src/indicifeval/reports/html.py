@@ -1,6 +1,6 @@
-"""The report as one self-contained HTML page: sortable tables, the figures inline and a
-per-sample browser, with no network access (inline CSS, a small vanilla script, SVG inline,
-PNG as data URIs, the samples as an embedded JSON blob rendered by the script).
+"""The report as an HTML page: sortable tables, the figures inline and a per-sample browser,
+with no network access (inline CSS, a small vanilla script, SVG inline, PNG as data URIs); the
+samples are one script file per run beside the page (``samples/``), loaded when shown.
 
 This module lays the page out; the tables, figures and samples have a module each
 (``html_tables``, ``html_figures``, ``html_samples``). The stylesheet and the scripts are
@@ -15,10 +15,11 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from indicifeval.core.files import write_text
 from indicifeval.reports.analyses import METRIC_NAMES
 from indicifeval.reports.fonts import css_font_stack
 from indicifeval.reports.html_figures import collect_figures, figures_section
-from indicifeval.reports.html_samples import samples_blob, samples_section
+from indicifeval.reports.html_samples import samples_index, samples_section, write_samples
 from indicifeval.reports.html_tables import esc, explanation, short_title, table_section
 from indicifeval.reports.model import Report, RunInfo
 
@@ -46,15 +47,21 @@ def stylesheet() -> str:
     return f":root{{--report-fonts:{css_font_stack()}}}\n{asset('report.css')}"
 
 
-def write_html(report: Report, path: str | Path, figures: Sequence[str | Path] | None = None) -> Path:
-    """Write ``report`` as one self-contained HTML file at ``path``; returns the path."""
+def write_html(report: Report, path: str | Path, figures: Sequence[str | Path] | None = None,
+               index: dict | None = None) -> Path:
+    """Write ``report`` as an HTML page at ``path`` and its samples beside it, one file per run
+    in ``samples/`` (each file atomically; ``index``: they are there already, as it says);
+    returns the page's path."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_html(report, figures or []), encoding="utf-8")
+    if index is None:
+        index = write_samples(report, path.parent)  # first: the page lists what they hold
+    write_text(path, render_html(report, figures or [], index))
     return path
 
 
-def render_html(report: Report, figures: Sequence[str | Path]) -> str:
+def render_html(report: Report, figures: Sequence[str | Path], index: dict | None = None) -> str:
+    """The page; ``index`` describes the sample files (without it: as if they were written)."""
+    index = index if index is not None else write_samples(report, None)
     toc = [("overview", "Overview"), ("how-to-read", "How to read")]
     toc += [(f"t-{t.name}", short_title(t)) for t in report.tables.values()]
     figs = collect_figures(figures, [r.name for r in report.runs])
@@ -62,30 +69,30 @@ def render_html(report: Report, figures: Sequence[str | Path]) -> str:
         toc.append(("figures", "Figures"))
     toc.append(("samples", "Samples"))
     body = [
-        _header(report),
+        _header(report, index),
         '<nav class="toc" aria-label="Contents"><ul>'
         + "".join(f'<li><a href="#{esc(i)}">{esc(label)}</a></li>' for i, label in toc) + "</ul></nav>",
         '<main>',
-        _overview(report),
+        _overview(report, index),
         _how_to_read(report),
         *(table_section(t) for t in report.tables.values()),
         figures_section(figs),
         samples_section(report),
         '</main>',
-        ('<footer><p>Made by indicifeval. Self-contained: no network access; every number is also in '
-         'tables/*.csv (in percent, as here) and report.json (as fractions, 0–1). Script errors on this page: '
-         '<span id="js-errors">not run</span>.</p></footer>'),
+        ('<footer><p>Made by indicifeval. No network access: the page and the samples folder beside it are all it '
+         'reads; every number is also in tables/*.csv (in percent, as here) and report.json (as fractions, 0–1). '
+         'Script errors on this page: <span id="js-errors">not run</span>.</p></footer>'),
     ]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; '
-        'script-src \'unsafe-inline\'; img-src data:">\n'
+        'script-src \'unsafe-inline\' \'self\'; img-src data:">\n'
         '<link rel="icon" href="data:,">\n'
         f"<title>IndicIFEval report · {esc(report.metric)} · {len(report.runs)} runs</title>\n"
         f"<style>{stylesheet()}</style>\n<script>{asset('error-trap.js')}</script>\n</head>\n<body>\n"
         + "\n".join(b for b in body if b)
-        + f"\n{samples_blob(report)}\n<script>{asset('report.js')}</script>\n</body>\n</html>\n"
+        + f"\n{samples_index(index)}\n<script>{asset('report.js')}</script>\n</body>\n</html>\n"
     )
 
 
@@ -94,21 +101,19 @@ def _thinking(run: RunInfo) -> str:
 
 
 # -- header, overview, how to read ---------------------------------------------------------------
-def _header(report: Report) -> str:
+def _header(report: Report, index: dict) -> str:
     metric = METRIC_NAMES.get(report.metric, report.metric)
     return (
         '<header class="top"><h1>IndicIFEval report</h1>'
         f'<p class="lede">Metric: <strong>{esc(metric)}</strong> <code>{esc(report.metric)}</code> · '
-        f"{len(report.runs)} run{'s' if len(report.runs) != 1 else ''} · {len(report.samples):,} samples · "
+        f"{len(report.runs)} run{'s' if len(report.runs) != 1 else ''} · {sum(index['counts']):,} samples · "
         f"numbers are percentages (differences in points) with 95% bootstrap intervals ({report.n_boot:,} "
         f"resamples of prompts, seed {report.seed})</p></header>"
     )
 
 
-def _overview(report: Report) -> str:
-    counts: dict[str, int] = {}
-    for s in report.samples:
-        counts[str(s.get("run"))] = counts.get(str(s.get("run")), 0) + 1
+def _overview(report: Report, index: dict) -> str:
+    counts = dict(zip(index["runs"], index["counts"]))
     rows = "".join(
         f'<tr><td class="run" title="{esc(r.folder)}">{esc(r.name)}</td><td>{esc(r.model)}</td><td>{esc(r.family)}</td>'
         f'<td class="num" data-v="{"" if r.size_b is None else f"{r.size_b:g}"}">'

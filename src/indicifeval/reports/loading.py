@@ -1,55 +1,52 @@
-"""Read run folders (from ``indicifeval run``) or score folders (from ``indicifeval score``)."""
+"""Read run folders (from ``indicifeval run``) or score folders (from ``indicifeval score``).
+
+Streaming: each file is read line by line by the one JSON-lines reader, and a run keeps only
+its outcomes (``reports.rundata``), so a report over many runs grows by a few MB per run; the
+prompts and answers are read again, a run at a time, for the page's samples."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import InputError
-from indicifeval.records import RowId
 from indicifeval.records.layout import GENERATIONS, RESPONSES, ROWS, SCORES, score_file_names
 from indicifeval.reports.families import family_of
 from indicifeval.reports.model import RunInfo
-from indicifeval.runs.store import RunStore
+from indicifeval.reports.rundata import PARALLEL_TAGS, RunBuilder, RunData, Vocabulary
+from indicifeval.reports.samples import NO_ANSWER, read_answers, row_uid, sample
 
-
-@dataclass
-class RunData:
-    info: RunInfo
-    scores: list[dict]  # scores.jsonl lines
-    rows: dict[tuple, dict] = field(default_factory=dict)  # (language, subset, key) -> rows.jsonl record
-    generations: dict[tuple, dict] = field(default_factory=dict)
-
-    def row(self, score: dict) -> dict:
-        return self.rows.get(_key(score), {})
-
-
-def _jsonl(path: Path) -> list[dict]:
-    return [record for _, record in read_jsonl(path)]
-
+Sink = Callable[[dict], None]  # takes each sample of a run (prompt, answer, verdicts) as it is read
 
 _SCORE_FIELDS = {"key": None, "language": str, "subset": str, "instruction_id_list": list, "strict": list,
                  "loose": list, "prompt_strict": bool, "prompt_loose": bool}
 
 
-def _scores(path: Path) -> list[dict]:
-    """scores.jsonl, each line checked for the fields the analyses read (file, line, field named)."""
-    out = []
-    for source, record in read_jsonl(path):
-        for name, kind in _SCORE_FIELDS.items():
-            if name not in record:
-                raise source.error("a scores line needs this field (score the folder again?)", name)
-            if kind is not None and not isinstance(record[name], kind):
-                raise source.error(f"must be a {kind.__name__}, got {type(record[name]).__name__}", name)
-        out.append(record)
-    return out
+def _checked(source, record: dict) -> dict:
+    """A scores line with the fields the analyses read (the error names file, line, field)."""
+    for name, kind in _SCORE_FIELDS.items():
+        if name not in record:
+            raise source.error("a scores line needs this field (score the folder again?)", name)
+        if kind is not None and not isinstance(record[name], kind):
+            raise source.error(f"must be a {kind.__name__}, got {type(record[name]).__name__}", name)
+    return record
 
 
-def _key(record: dict) -> RowId:
-    return RowId.of(str(record.get("language")), str(record.get("subset")), record.get("key"))
+def _rows(path: Path, prompts: bool) -> tuple[dict[tuple, tuple[bool, Any]], dict[tuple, Any]]:
+    """What the tables need of rows.jsonl (is a row tagged parallel, its answer language), and
+    the prompts when the samples are read too."""
+    facts, texts = {}, {}
+    if path.exists():
+        for _, r in read_jsonl(path):
+            uid = row_uid(r)
+            facts[uid] = (PARALLEL_TAGS <= set(r.get("tags") or ()), r.get("resp_lang"))
+            if prompts:
+                texts[uid] = r.get("prompt")
+    return facts, texts
 
 
 def score_file(folder: Path, manifest: dict, scoring: str | None) -> tuple[str, str]:
@@ -77,9 +74,11 @@ def _scored_mode(path: Path) -> str | None:
     return None
 
 
-def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | None = None) -> RunData:
+def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | None = None,
+             vocabulary: Vocabulary | None = None, samples: Sink | None = None) -> RunData:
     """A run folder (``indicifeval run``) or a score folder (``indicifeval score``), with the
-    scores of ``scoring`` (default: the mode the folder was made with)."""
+    scores of ``scoring`` (default: the mode the folder was made with). ``samples`` gets each
+    row's sample in the same pass, so the files are read once."""
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("no such folder" if not folder.exists() else "not a folder", str(folder))
@@ -91,31 +90,42 @@ def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | 
     generation = manifest.get("generation") or {}
     model = generation.get("model") or folder.name
     family, size = family_of(model, family_map)
-    scores = _scores(scores_path)
     info = RunInfo(
         name=folder.name, folder=str(folder), model=model, family=family, size_b=size,
         thinking=generation.get("thinking"), scoring=mode, backend=generation.get("backend"),
         settings={k: v for k, v in generation.items() if k != "thinking"},
     )
-    data = RunData(info, scores)
-    if (folder / ROWS).exists():
-        data.rows = {_key(r): r for r in _jsonl(folder / ROWS)}
-    if (folder / GENERATIONS).exists():
-        for g in RunStore(folder).read_generations():
-            data.generations[_key(g)] = g
-    elif (folder / RESPONSES).exists():  # a score folder: the answers it scored
-        for r in _jsonl(folder / RESPONSES):
-            data.generations[_key(r)] = {"answer": r.get("response")}
+    answers_file = (GENERATIONS if (folder / GENERATIONS).exists() else RESPONSES if (folder / RESPONSES).exists()
+                    else None)
+    facts, prompts = _rows(folder / ROWS, samples is not None)
+    answers = read_answers(folder, answers_file) if samples is not None else {}
+    builder = RunBuilder(info, vocabulary or Vocabulary())
+    for source, record in read_jsonl(scores_path):
+        _checked(source, record)
+        uid = row_uid(record)
+        builder.add(record, facts.get(uid))
+        if samples is not None:
+            samples(sample(info.name, record, prompts.get(uid), answers.get(uid, NO_ANSWER)))
+    data = builder.finish()
+    data.source = {"folder": str(folder), "scores": scores_name, "rows": ROWS if (folder / ROWS).exists() else None,
+                   "answers": answers_file}
     return data
 
 
 def load_runs(folders: list[str | Path], family_map: dict | None = None, scoring: str | None = None,
-              mixed_scoring: bool = False, on_run: Callable[[str], None] | None = None) -> list[RunData]:
+              mixed_scoring: bool = False, on_run: Callable[[str], None] | None = None,
+              samples: Callable[[int], AbstractContextManager[Sink]] | None = None) -> list[RunData]:
     """The runs, each with the scores of ``scoring`` (default: its own mode); runs scored in
-    different modes are refused unless ``mixed_scoring``: their numbers do not compare."""
+    different modes are refused unless ``mixed_scoring``: their numbers do not compare.
+    ``samples(i)`` opens the sink of the i-th run's samples (``html_samples.SampleFiles.run``)."""
     runs = []
-    for f in folders:
-        runs.append(load_run(f, family_map, scoring))
+    vocabulary = Vocabulary()
+    for i, f in enumerate(folders):
+        if samples is None:
+            runs.append(load_run(f, family_map, scoring, vocabulary))
+        else:
+            with samples(i) as add:
+                runs.append(load_run(f, family_map, scoring, vocabulary, add))
         if on_run is not None:
             on_run(f"read {Path(f).name}")
     modes = {r.info.scoring for r in runs}
@@ -146,22 +156,4 @@ def _unique_names(runs: list[RunData]) -> None:
             r.info.name += f" #{seen[r.info.name]}"
 
 
-def outcome(score: dict, metric: str) -> tuple[int, int]:
-    """(passes, count) of one row for a metric: prompt level 1/1 or 0/1; instruction level
-    followed/all."""
-    if metric == "prompt_loose":
-        return int(bool(score["prompt_loose"])), 1
-    if metric == "prompt_strict":
-        return int(bool(score["prompt_strict"])), 1
-    verdicts = score["loose"] if metric == "inst_loose" else score["strict"]
-    return sum(bool(v) for v in verdicts), len(verdicts)
-
-
-def instruction_outcome(score: dict, metric: str, wanted: set[str]) -> tuple[int, int]:
-    """(followed, count) over the instructions of ``wanted`` ids only (category, keyword type)."""
-    verdicts = score["strict"] if metric.endswith("strict") else score["loose"]
-    pairs = [(bool(v), 1) for iid, v in zip(score["instruction_id_list"], verdicts) if iid in wanted]
-    return sum(p for p, _ in pairs), len(pairs)
-
-
-__all__ = ["RunData", "instruction_outcome", "load_run", "load_runs", "outcome"]
+__all__ = ["RunData", "load_run", "load_runs", "score_file"]

@@ -5,6 +5,7 @@ figures and HTML page read that instead of parsing header texts or row labels.""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
@@ -123,11 +124,14 @@ class Report:
     metric: str
     runs: list[RunInfo]
     tables: dict[str, Table]
-    samples: list[dict]  # per run and row: prompt, answer, reasoning, verdicts, explanations
+    # per run and row: prompt, answer, reasoning, verdicts, explanations; a ``reports.samples.Samples``
+    # (read from the run folders when written) or a list of dicts
+    samples: Iterable[dict]
     seed: int
     n_boot: int
     notes: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    sample_index: dict | None = None  # the page's sample files, when they were written while reading the runs
 
     def to_json(self) -> dict:
         """Estimates stay on 0–1 here (the Markdown, HTML and CSV show percent): ``scale`` says so."""

@@ -106,7 +106,8 @@ def _labels(fig) -> list:
 
 def _fit_labels(fig, rounds: int = 4) -> None:
     """Wrap, then shrink, the labels that run past the figure's edge (a long run name, few runs
-    or rows): constrained layout makes room around a label but cannot shorten it."""
+    or rows): constrained layout makes room around a label but cannot shorten it. Leaves the
+    figure laid out for its labels as they end up."""
     original: dict = {}  # each label as the figure set it: rewrapped from it, narrower each round
     for _ in range(rounds):
         fig.draw_without_rendering()  # lays the figure out as saving will
@@ -131,18 +132,22 @@ def _fit_labels(fig, rounds: int = 4) -> None:
                 text.set_text(wrapped)
             else:  # nothing left to wrap at: smaller
                 text.set_fontsize(max(5.0, text.get_fontsize() * min(ratio, 0.97)))
+    fig.draw_without_rendering()  # the last round's changes, laid out
 
 
 def save(fig, out_dir: Path, name: str) -> list[Path]:
+    """PNG and SVG of ``fig``: laid out once (while fitting its labels), then drawn once per
+    file with the layout kept (each draw of a figure with a layout engine lays it out again,
+    and saving one draws it twice: the text layout is most of a figure's time)."""
     PlotFonts.widen(fig)
     _fit_labels(fig)
+    fig.set_layout_engine(None)  # not "none": its placeholder engine still makes savefig draw twice
     paths = []
     for fmt in ("png", "svg"):
         path = out_dir / f"{name}.{fmt}"
         metadata = {"Date": None} if fmt == "svg" else {"Software": None}
-        fig.savefig(path, format=fmt, dpi=DPI, metadata=metadata)  # constrained layout: no "tight" redraw
+        fig.savefig(path, format=fmt, dpi=DPI, metadata=metadata)
         paths.append(path)
-        fig.set_layout_engine("none")  # laid out by the first save: the second keeps the positions
     fig.clear()
     return paths
 

@@ -13,6 +13,7 @@ import csv
 import json
 from pathlib import Path
 
+from indicifeval.core.files import atomic_writer, write_text
 from indicifeval.reports.model import Column, Estimate, Report, Table
 
 
@@ -57,7 +58,7 @@ def unit(column: Column) -> str:
 def write_csv(table: Table, path: Path) -> None:
     """One column per value, with its interval and prompt count beside it, in the Markdown's
     percent (the header names the unit: a bare 54.7 next to report.json's 0.547 misleads)."""
-    with path.open("w", newline="", encoding="utf-8") as fh:
+    with atomic_writer(path, newline="") as fh:
         writer = csv.writer(fh)
         estimate_cols = [i for i in range(len(table.columns)) if any(isinstance(r[i], Estimate) for r in table.rows)]
         header = []
@@ -102,15 +103,13 @@ def report_markdown(report: Report) -> str:
 
 
 def write_tables(report: Report, out: Path) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
     written = []
-    (out / "tables").mkdir(exist_ok=True)
     for table in report.tables.values():
         path = out / "tables" / f"{table.name}.csv"
         write_csv(table, path)
         written.append(path)
     md = out / "report.md"
-    md.write_text(report_markdown(report), encoding="utf-8")
+    write_text(md, report_markdown(report))
     js = out / "report.json"
-    js.write_text(json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_text(js, json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n")
     return [md, js, *written]

@@ -46,20 +46,70 @@ Array.prototype.forEach.call(document.querySelectorAll('input[data-toggle-paper]
 });
 
 // ---- samples (a page without them, such as the build report, has only sortable tables) ----
+// Each run's samples are a script file beside the page (samples/run-<i>.js) that calls
+// window.__indicifevalSamples(i, {rows, prompts}); it is added when its run is shown, since a
+// page opened from disk may load a script but not fetch() a file.
 if (!$('sample-list')){ window.__showErrors && window.__showErrors(); return; }
-var blob = $('samples-data');
-var data = blob ? JSON.parse(blob.textContent) : {runs: [], ids: [], prompts: [], languages: {}, rows: []};
+var blob = $('samples-index');
+var data = blob ? JSON.parse(blob.textContent) : {runs: [], files: [], counts: [], ids: [], languages: {}};
 var R = {run: 0, lang: 1, subset: 2, key: 3, prompt: 4, answer: 5, reasoning: 6, finish: 7, ids: 8, strict: 9,
          loose: 10, expl: 11, pstrict: 12, ploose: 13};
-var rows = data.rows;
-var state = {run: '', lang: '', subset: '', inst: '', verdict: '', q: '', page: 0, size: 25};
-var matches = rows.map(function(_, i){ return i; });
+var loaded = {}, waiting = {}, failed = {};
+var rows = [];
+var state = {run: data.runs.length ? '0' : '', lang: '', subset: '', inst: '', verdict: '', q: '', page: 0, size: 25};
+var matches = [];
 var haystacks = null;
+var section = $('samples');
+
+window.__indicifevalSamples = function(run, part){
+  loaded[run] = part;
+  var done = waiting[run]; delete waiting[run];
+  if (done) done();
+};
+function loadRun(run, done){
+  if (loaded[run] || failed[run]){ done(); return; }
+  waiting[run] = done;
+  var s = document.createElement('script');
+  s.src = data.files[run];
+  s.onerror = function(){ failed[run] = true; var d = waiting[run]; delete waiting[run]; if (d) d(); };
+  document.head.appendChild(s);
+}
+function chosenRuns(){
+  return state.run === '' ? data.runs.map(function(_, i){ return i; }) : [Number(state.run)];
+}
+function status(text){ $('sample-status').textContent = text; }
+var generation = 0;
+function load(then){
+  var runs = chosenRuns(), mine = ++generation, k = 0;
+  section.setAttribute('data-state', 'loading');
+  function next(){
+    if (mine !== generation) return;  // another choice came meanwhile
+    if (k < runs.length){
+      var run = runs[k++];
+      status('Loading the samples of ' + data.runs[run] + ' (' + (data.counts[run] || 0).toLocaleString() + ')…');
+      loadRun(run, next);
+      return;
+    }
+    rows = [];
+    var missing = [];
+    runs.forEach(function(run){
+      if (loaded[run]) rows = rows.concat(loaded[run].rows); else missing.push(data.files[run]);
+    });
+    haystacks = null;
+    status(missing.length ? 'Could not read ' + missing.join(', ') + ': keep the samples folder next to this page.' : '');
+    section.setAttribute('data-state', missing.length ? 'error' : 'ready');
+    then();
+  }
+  next();
+}
+function promptOf(r){ var part = loaded[r[R.run]]; return part ? part.prompts[r[R.prompt]] : ''; }
 
 function fill(select, items){
   items.forEach(function(it){ var o = el('option', null, it[1]); o.value = it[0]; select.appendChild(o); });
 }
 fill($('f-run'), data.runs.map(function(n, i){ return [String(i), n]; }));
+if (data.runs.length > 1) fill($('f-run'), [['', 'all runs (loads ' + data.runs.length + ' files)']]);
+$('f-run').value = state.run;
 fill($('f-lang'), Object.keys(data.languages).map(function(c){ return [c, c + ' · ' + data.languages[c]]; }));
 fill($('f-inst'), data.ids.map(function(id, i){ return [String(i), id]; }).sort(function(a, b){ return a[1] < b[1] ? -1 : 1; }));
 
@@ -68,7 +118,7 @@ function haystack(i){
   var h = haystacks[i];
   if (h === undefined){
     var r = rows[i];
-    h = haystacks[i] = [r[R.key], data.prompts[r[R.prompt]] || '', r[R.answer] || '', (r[R.expl] || []).join(' '),
+    h = haystacks[i] = [r[R.key], promptOf(r) || '', r[R.answer] || '', (r[R.expl] || []).join(' '),
                         data.runs[r[R.run]]].join('\n').toLowerCase();
   }
   return h;
@@ -128,7 +178,7 @@ function sampleCard(i){
   if (r[R.finish] && r[R.finish] !== 'stop') head.appendChild(el('span', 'verdict warn', 'finish: ' + r[R.finish]));
   card.appendChild(head);
   var texts = el('div', 'texts');
-  texts.appendChild(textBlock('Prompt', data.prompts[r[R.prompt]], lang));
+  texts.appendChild(textBlock('Prompt', promptOf(r), lang));
   texts.appendChild(textBlock('Answer', r[R.answer], null));
   card.appendChild(texts);
   if (r[R.reasoning]){
@@ -192,16 +242,19 @@ function render(){
 function bind(id, key){
   $(id).addEventListener('change', function(){ state[key] = $(id).value; apply(); });
 }
-bind('f-run', 'run'); bind('f-lang', 'lang'); bind('f-subset', 'subset'); bind('f-inst', 'inst'); bind('f-verdict', 'verdict');
+$('f-run').addEventListener('change', function(){ state.run = $('f-run').value; load(apply); });
+bind('f-lang', 'lang'); bind('f-subset', 'subset'); bind('f-inst', 'inst'); bind('f-verdict', 'verdict');
 var timer = null;
 $('f-q').addEventListener('input', function(){
   clearTimeout(timer);
   timer = setTimeout(function(){ state.q = $('f-q').value; apply(); }, 180);
 });
-function setFilters(f){
-  ['run', 'lang', 'subset', 'inst', 'verdict'].forEach(function(k){ state[k] = f[k] || ''; $('f-' + k).value = state[k]; });
+function setFilters(f){  // the run stays as it is unless f names one
+  var run = f.run === undefined ? state.run : f.run, again = run !== state.run;
+  state.run = run; $('f-run').value = run;
+  ['lang', 'subset', 'inst', 'verdict'].forEach(function(k){ state[k] = f[k] || ''; $('f-' + k).value = state[k]; });
   state.q = f.q || ''; $('f-q').value = state.q;
-  apply();
+  if (again) load(apply); else apply();
 }
 $('f-reset').addEventListener('click', function(){ setFilters({}); });
 $('filters').addEventListener('submit', function(e){ e.preventDefault(); });  // Enter in the search box
@@ -222,5 +275,6 @@ document.addEventListener('click', function(e){
 });
 
 render();
+load(apply);  // the first run's samples: the script is added now, so the page's load event waits for it
 window.__showErrors && window.__showErrors();
 })();

@@ -8,9 +8,9 @@ from collections import defaultdict
 
 from indicifeval.reports import plots
 from indicifeval.reports.analyses import TRANS, Analyses, mean_of_differences
-from indicifeval.reports.loading import RunData, instruction_outcome
 from indicifeval.reports.model import Column, Estimate, Report, Row, Table, run_row
 from indicifeval.reports.registry import analysis
+from indicifeval.reports.rundata import RunData
 from indicifeval.scoring.categories import CATEGORIES
 
 
@@ -49,12 +49,7 @@ def delta_category(ctx: Analyses) -> Table:
                   note=ctx.subset_note, subset=TRANS)
     for run in ctx.runs:
         for category, ids in CATEGORIES.items():
-            wanted = set(ids)
-
-            def how(s, wanted=wanted):
-                return instruction_outcome(s, ctx.metric, wanted)
-
-            found = ctx.delta_cells(run, f"{run.info.name}|cat|{category}", how, category)
+            found = ctx.delta_cells(run, f"{run.info.name}|cat|{category}", frozenset(ids), category)
             if found is not None:
                 table.rows.append(run_row(run.info.name, [category, *found[0], found[1]]))
     return table

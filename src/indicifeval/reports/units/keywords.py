@@ -7,13 +7,12 @@ from __future__ import annotations
 from indicifeval.languages import composition
 from indicifeval.reports import plots
 from indicifeval.reports.analyses import TRANS, Analyses, first
-from indicifeval.reports.loading import instruction_outcome
 from indicifeval.reports.model import Column, Estimate, Report, Table, run_row
 from indicifeval.reports.registry import analysis
 from indicifeval.reports.stats import difference
 
-INCLUSION_IDS = {"keywords:existence", "keywords:frequency"}
-EXCLUSION_IDS = {"keywords:forbidden_words"}
+INCLUSION_IDS = frozenset({"keywords:existence", "keywords:frequency"})
+EXCLUSION_IDS = frozenset({"keywords:forbidden_words"})
 SUBSET, INCLUSION, EXCLUSION = Column("subset", "subset"), Column("inclusion", "value"), Column("exclusion", "value")
 
 
@@ -31,8 +30,7 @@ def keywords(ctx: Analyses) -> Table:
     for run in ctx.runs:
         for subset in ctx.subsets:
             rows = ctx.indic_rows(run, subset)
-            inc = ctx.group(rows, lambda s: instruction_outcome(s, ctx.metric, INCLUSION_IDS))
-            exc = ctx.group(rows, lambda s: instruction_outcome(s, ctx.metric, EXCLUSION_IDS))
+            inc, exc = ctx.group(rows, INCLUSION_IDS), ctx.group(rows, EXCLUSION_IDS)
             if not len(inc) and not len(exc):
                 continue
             label = f"{run.info.name}|kw|{subset}"
@@ -88,11 +86,13 @@ def cross_lingual(ctx: Analyses) -> Table:
     if ctx.reference is None:
         return table
     for run in ctx.runs:
-        indic = [s for s in ctx.indic_rows(run, TRANS) if run.row(s).get("resp_lang") == ctx.reference]
-        if not indic:
+        indic = ctx.indic_rows(run, TRANS)
+        indic = indic.where([run.resp_lang[i] == ctx.reference for i in indic.positions.tolist()])
+        if not len(indic):
             continue
-        keys = {s["key"] for s in indic}
-        english = [s for s in ctx.rows(run, TRANS, ctx.reference) if s["key"] in keys]
+        keys = set(indic.keys())
+        english = ctx.rows(run, TRANS, ctx.reference)
+        english = english.where([k in keys for k in english.keys()])
         gi, ge = ctx.group(indic), ctx.group(english)
         label = f"{run.info.name}|xling"
         table.rows.append(run_row(run.info.name, [

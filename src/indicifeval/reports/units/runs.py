@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from indicifeval.languages import composition
 from indicifeval.reports.analyses import Analyses, first
-from indicifeval.reports.loading import instruction_outcome
 from indicifeval.reports.model import Column, Estimate, Row, Table, run_row
 from indicifeval.reports.registry import analysis
 from indicifeval.reports.stats import difference, mcnemar
@@ -19,18 +18,14 @@ from indicifeval.scoring.categories import CATEGORY_OF
         "that contains it; intervals bootstrap those prompts.",
 )
 def per_instruction(ctx: Analyses) -> Table:
-    ids = sorted({iid for r in ctx.runs for s in r.scores for iid in s["instruction_id_list"]},
-                 key=lambda i: (CATEGORY_OF.get(i, ""), i))
+    ids = sorted({iid for r in ctx.runs for iid in r.instruction_ids()}, key=lambda i: (CATEGORY_OF.get(i, ""), i))
     table = Table("per_instruction", f"Accuracy per instruction (instruction-level {ctx.kind}, all languages and "
                   f"subsets)", [Column("instruction", "label"), Column("category", "category"),
                                 *[Column(r.info.name, "run") for r in ctx.runs]], [])
     for iid in ids:
         row = Row([iid, CATEGORY_OF.get(iid, "")], "instruction", iid)
-        def how(s: dict, iid: str = iid) -> tuple[int, int]:
-            return instruction_outcome(s, ctx.metric, {iid})
-
         for run in ctx.runs:
-            g = ctx.group(run.scores, how)
+            g = ctx.group(ctx.all_rows(run), frozenset({iid}))
             row.append(ctx.estimate([g], first, f"{run.info.name}|inst|{iid}") if len(g) else Estimate(None))
         table.rows.append(row)
     return table
@@ -69,8 +64,8 @@ def comparison(ctx: Analyses) -> Table | None:
             if not any_value:
                 continue
             a_out, b_out = ctx.paired_outcomes(base, other, subset)
-            pooled = (Estimate(sum(b_out) / len(b_out) - sum(a_out) / len(a_out), n=len(a_out)) if a_out
-                      else Estimate(None))
-            p = mcnemar(a_out, b_out)[2] if a_out else None
+            pooled = (Estimate(float(b_out.sum() / len(b_out) - a_out.sum() / len(a_out)), n=len(a_out))
+                      if len(a_out) else Estimate(None))
+            p = mcnemar(a_out, b_out)[2] if len(a_out) else None
             table.rows.append(run_row(other.info.name, [subset, *cells, pooled, p]))
     return table

@@ -44,7 +44,7 @@ def thinking(ctx: Analyses) -> Table:
         acc_on = ctx.estimate(ons, mean_of, label + "|on")
         gain = ctx.estimate(offs + ons, lambda v, k=k: diff_of_means(v[k:], v[:k]), label + "|gain")
         a_out, b_out = ctx.paired_outcomes(off, on, TRANS, indic_only=True)
-        p = mcnemar(a_out, b_out)[2] if a_out else None
+        p = mcnemar(a_out, b_out)[2] if len(a_out) else None
         d_off = ctx.avg_delta(off, label + "|doff")
         d_on = ctx.avg_delta(on, label + "|don")
         change = None if d_off.value is None or d_on.value is None else d_on.value - d_off.value
