@@ -94,7 +94,12 @@ def test_missing_ray_is_an_input_error_with_the_install_hint(monkeypatch):
 def test_ray_left_running_when_it_was_started_by_someone_else(local_ray):
     with create_executor("ray") as ex:
         assert isinstance(ex, RayExecutor) and ex.name == "ray"
+        assert ex.shares_files  # one node, this machine: its workers write their parts themselves
     assert local_ray.is_initialized()
+
+
+def test_local_workers_share_this_file_system():
+    assert create_executor("serial").shares_files and create_executor("processes", workers=2).shares_files
 
 
 def test_unknown_executor():

@@ -85,3 +85,13 @@ def test_paragraph_counts_shared_between_texts_change_no_count(texts):
         alone = count_sentences(text, profile.sentence_terminators, profile.abbreviations)
         assert count_sentences(text, profile.sentence_terminators, profile.abbreviations, fixed) == alone
         assert count_sentences_paper(text, paper) == len(split_sentences_paper(text)) == count_sentences_paper(text)
+
+
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_counting_alone_gives_the_number_of_sentences(text):
+    from indicifeval.text.sentences import split_sentences
+
+    profile = get_profile("hi")
+    found = split_sentences(text, profile.sentence_terminators, profile.abbreviations)
+    counted = split_sentences(text, profile.sentence_terminators, profile.abbreviations, count_only=True)
+    assert len(counted) == len(found)

@@ -40,6 +40,7 @@ class ExecutorError(IndicIFEvalError):
 
 class Executor(Protocol):
     name: str
+    shares_files: bool  # whether the workers see this machine's files (then they write their own parts)
 
     def map(self, fn: Callable[[T], R], tasks: Sequence[T], on_done: Callable[[int, R], None] | None = None,
             keep: bool = True) -> list[R]:
@@ -79,6 +80,7 @@ def _in_order(results: dict[int, R], n: int, failure: tuple[int, BaseException] 
 
 class _Base:
     name = ""
+    shares_files = True
 
     def shutdown(self) -> None:
         """Release what the executor holds: nothing, except a Ray that this executor started."""
@@ -183,7 +185,9 @@ class RayExecutor(_Base):
     """One Ray task per task, on the cluster at `address` (or RAY_ADDRESS), or on a local Ray
     with `num_cpus` CPUs and a capped object store. Connects (or starts Ray) when created and
     shuts Ray down only if it started it. After a failure the unfinished tasks are cancelled;
-    the ones that still finish are delivered. Ray retries a task whose worker died (its default)."""
+    the ones that still finish are delivered. Ray retries a task whose worker died (its default).
+    ``shares_files`` when the cluster is this machine alone; on several nodes the workers cannot
+    be assumed to see the driver's folders, so results travel back through the object store."""
 
     name = "ray"
 
@@ -206,6 +210,7 @@ class RayExecutor(_Base):
                 where = f"connect to Ray at {address}" if address else "start Ray"
                 raise ExecutorError(f"cannot {where}: {first_line(exc)}") from exc
             self._started = True
+        self.shares_files = _one_node_here(ray)
 
     def __repr__(self) -> str:
         return f"RayExecutor(address={self.address!r})"
@@ -260,6 +265,17 @@ class RayExecutor(_Base):
         if self._started and self._ray.is_initialized():
             self._ray.shutdown()
         self._started = False
+
+
+def _one_node_here(ray: Any) -> bool:
+    """Whether the cluster is this machine alone (a local Ray, or one node at this address),
+    so its workers can write into the build folder; a cluster of several nodes sends results
+    back through its object store instead."""
+    try:
+        nodes = [n for n in ray.nodes() if n.get("Alive")]
+        return len(nodes) == 1 and nodes[0].get("NodeManagerAddress") == ray.util.get_node_ip_address()
+    except Exception:  # an older or newer Ray without these: the safe way
+        return False
 
 
 def create_executor(name: str = "processes", workers: int | None = None, ray_address: str | None = None) -> Executor:

@@ -60,8 +60,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
                    "before this option, which keeps its ranking)")
     g.add_argument("--min-length", type=int, default=d.min_length, help="letters a keyword has at least")
     g.add_argument("--max-chars", type=int, default=d.max_chars, help="the longest document kept as a context")
-    g.add_argument("--shard-mb", type=float, default=d.shard_bytes / 2**20, help="a large JSONL file is cut "
-                   "into shards of this many MB")
+    g.add_argument("--shard-mb", type=float, default=d.shard_bytes / 2**20, help="a JSONL corpus is cut into "
+                   "shards of at most this many MB (a smaller corpus into 32 shards, none under 2 MiB unless this is "
+                   "less, so that every worker has work)")
     add_stage_flags(g, STAGES)
     add_option_flags(g.add_argument_group("backend options (each applies to the backends it names)"), OPTIONS,
                      identity="stage")

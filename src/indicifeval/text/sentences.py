@@ -71,7 +71,7 @@ def _blocks(text: str) -> list[str]:
     blocks: list[str] = []
     for para in _BLOCK_BREAK.split(text):
         if not _LIST_OR_HEADING_LINE.search(para):  # plain lines: joined, as the loop below does
-            joined = " ".join(filter(None, map(str.strip, para.split("\n"))))
+            joined = para.strip() if "\n" not in para else " ".join(filter(None, map(str.strip, para.split("\n"))))
             if joined:
                 blocks.append(joined)
             continue
@@ -91,8 +91,9 @@ def _blocks(text: str) -> list[str]:
 
 def split_sentences(text: str, terminators: tuple[str, ...], abbreviations: frozenset[str],
                     count_only: bool = False) -> list[str]:
-    """The sentences; with ``count_only``, blocks without a letter or digit (which add no
-    sentence, only text to the one before) are skipped, so only the length is right."""
+    """The sentences; with ``count_only``, only the length is right: blocks without a letter
+    or digit (which add no sentence, only text to the one before) are skipped, and each
+    sentence is an empty string."""
     pattern = _terminator_pattern(terminators)
     longest = _longest_abbreviation(abbreviations)
     stops: dict[str, bool] = {}  # whether a full stop after this token ends a sentence
@@ -131,10 +132,18 @@ def split_sentences(text: str, terminators: tuple[str, ...], abbreviations: froz
                     continue
             elif (core == "…" or (len(core) > 1 and core.count(".") == len(core))) and end < size:
                 continue  # an ellipsis inside a line is a pause, not an end
-            piece = block[start:end].strip()
-            if _HAS_WORD.search(piece):
-                sentences.append(piece)
+            if count_only:  # the same test on the stretch itself: no piece is cut or stripped
+                if _HAS_WORD.search(block, start, end):
+                    sentences.append("")
+            else:
+                piece = block[start:end].strip()
+                if _HAS_WORD.search(piece):
+                    sentences.append(piece)
             start = end
+        if count_only:
+            if _HAS_WORD.search(block, start):
+                sentences.append("")
+            continue
         tail = block[start:].strip()
         if _HAS_WORD.search(tail):
             sentences.append(tail)

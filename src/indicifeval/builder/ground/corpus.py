@@ -21,6 +21,13 @@ from indicifeval.core.errors import InputError
 
 HUB_PREFIX = "hf://"
 _SUFFIXES = (".jsonl", ".json", ".parquet", ".jsonl.gz")
+# A JSONL corpus too small to fill SHARDS_WANTED shards of the configured size is cut into that
+# many, so every worker of a pool or a small cluster has work; but never below MIN_SHARD_BYTES
+# (about 1,400 Hindi documents, a few tenths of a second of work: below that, handing a task out
+# costs more than it saves). Neither depends on the workers, so every executor and -j cuts a
+# corpus the same way and the outputs stay byte-identical.
+SHARDS_WANTED = 32
+MIN_SHARD_BYTES = 2 << 20
 
 
 @dataclass(frozen=True)
@@ -58,8 +65,15 @@ def _kind(name: str) -> str | None:
     return None
 
 
+def shard_size(corpus_bytes: int, configured: int) -> int:
+    """The byte size of a JSONL shard: ``configured`` at most, less for a corpus too small to give
+    SHARDS_WANTED shards of it, never under MIN_SHARD_BYTES (unless configured lower)."""
+    return min(configured, max(MIN_SHARD_BYTES, -(-corpus_bytes // SHARDS_WANTED)))
+
+
 def list_shards(corpus: str, revision: str | None = None, shard_bytes: int = 64 << 20) -> list[Shard]:
-    """The shards of ``corpus``, in a stable order (file names sorted, then byte ranges)."""
+    """The shards of ``corpus``, in a stable order (file names sorted, then byte ranges); a
+    JSONL file is cut at ``shard_size`` of the corpus's JSONL bytes (``shard_bytes`` at most)."""
     if corpus.startswith(HUB_PREFIX):
         return _hub_shards(corpus, revision)
     path = Path(corpus)
@@ -68,17 +82,21 @@ def list_shards(corpus: str, revision: str | None = None, shard_bytes: int = 64 
     files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and _kind(p.name))
     if not files:
         raise InputError("the corpus folder holds no .jsonl or .parquet files", corpus)
-    shards: list[Shard] = []
+    kinds: dict[Path, str] = {}
     for file in files:
         kind = _kind(file.name)
         if kind is None:
             raise InputError(f"a corpus file must be JSONL or Parquet ({', '.join(_SUFFIXES)})", str(file))
-        if kind == "parquet" or file.stat().st_size <= shard_bytes:
+        kinds[file] = kind
+    step = shard_size(sum(f.stat().st_size for f, k in kinds.items() if k == "jsonl"), shard_bytes)
+    shards: list[Shard] = []
+    for file, kind in kinds.items():
+        size = file.stat().st_size
+        if kind == "parquet" or size <= step:
             shards.append(Shard(f"{len(shards):05d}", str(file), kind))
             continue
-        size = file.stat().st_size
-        for start in range(0, size, shard_bytes):
-            shards.append(Shard(f"{len(shards):05d}", str(file), kind, start, min(start + shard_bytes, size)))
+        for start in range(0, size, step):
+            shards.append(Shard(f"{len(shards):05d}", str(file), kind, start, min(start + step, size)))
     return shards
 
 
@@ -135,23 +153,24 @@ def _skip(stats: dict[str, Any], why: str, where: str) -> None:
     stats.setdefault(f"first_{why}", where.replace("@", ", byte ").replace("#", ", row "))
 
 
-def _document(record: Any, where: str, shard: Shard, stats: dict[str, Any]) -> Document | None:
+def _document(record: Any, where: str, shard: Shard, stats: dict[str, Any],
+              escapes: bool = True) -> Document | None:
     """A document, or None (counted by why) for a record that is not one: no object, no text,
-    a lone surrogate (an escape like \\ud800 no text can hold), an id that is not a string or
-    a number."""
+    a lone surrogate (an escape like \\ud800 no text can hold; only looked for when the line
+    has a \\u escape), an id that is not a string or a number."""
     if not isinstance(record, dict):
         _skip(stats, "not_an_object", where)
         return None
     text = record.get("text")
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not text or text.isspace():
         _skip(stats, "no_text", where)
         return None
-    if _SURROGATE.search(text):
+    if escapes and _SURROGATE.search(text):
         _skip(stats, "lone_surrogate", where)
         return None
     doc_id = record.get("doc_id", record.get("id"))
     if doc_id is not None and (isinstance(doc_id, bool) or not isinstance(doc_id, (str, int, float))
-                               or (isinstance(doc_id, str) and _SURROGATE.search(doc_id))):
+                               or (escapes and isinstance(doc_id, str) and _SURROGATE.search(doc_id))):
         _skip(stats, "bad_doc_id", where)
         return None
     return Document(str(doc_id) if doc_id is not None else where, text, shard.id)
@@ -184,7 +203,7 @@ def _jsonl_documents(shard: Shard, stats: dict[str, Any]) -> Iterator[Document]:
             except (ValueError, RecursionError):
                 _skip(stats, "malformed", f"{name}@{at}")
                 continue
-            doc = _document(record, f"{name}@{at}", shard, stats)
+            doc = _document(record, f"{name}@{at}", shard, stats, "\\u" in text)
             if doc is not None:
                 yield doc
 
@@ -212,4 +231,4 @@ def _parquet_documents(shard: Shard, stats: dict[str, Any]) -> Iterator[Document
                     yield doc
 
 
-__all__ = ["Document", "Shard", "iter_documents", "list_shards"]
+__all__ = ["MIN_SHARD_BYTES", "SHARDS_WANTED", "Document", "Shard", "iter_documents", "list_shards", "shard_size"]

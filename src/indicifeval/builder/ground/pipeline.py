@@ -40,7 +40,7 @@ class MiningOptions:
     min_length: int = 4
     min_df: int = 2
     max_chars: int = 1000
-    shard_bytes: int = 64 << 20
+    shard_bytes: int = 64 << 20  # the most a JSONL shard holds; a small corpus is cut finer (corpus.shard_size)
     # None: the default (no word skipped, stop words left out), except in a folder whose vocab
     # stage ran before these settings: it keeps its ranking (BuildFolder.made_without)
     skip_top: int | None = None  # the best-ranked words left out (after the stop words), as the authors' --from_k

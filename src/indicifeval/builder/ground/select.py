@@ -13,7 +13,7 @@ import hashlib
 import heapq
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -176,73 +176,125 @@ def plan_label(plan: str | Path | None) -> str:
     return name if name in plan_names() else Path(name).name
 
 
-def _place(seed: int, *parts: Any) -> str:
-    return hashlib.sha256(json.dumps([seed, *parts], ensure_ascii=False).encode("utf-8")).hexdigest()
+_string = json.encoder.encode_basestring  # a str as json.dumps(..., ensure_ascii=False) writes it (C)
+
+
+def _json(value: Any) -> str:
+    return _string(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+class _Place:
+    """A candidate's place: the sha256 of ``json.dumps([seed, *parts, doc(, word)])``, the JSON
+    of the query's parts written once (``[seed, kind, n``), each document's and word's appended,
+    as the number it is, negated (so that a min-heap keeps the lowest places)."""
+
+    def __init__(self, seed: int, *parts: Any):
+        self.prefix = json.dumps([seed, *parts], ensure_ascii=False)[:-1] + ", "
+
+    def of(self, doc_json: str, word: str | None = None) -> int:
+        """The place of a document (its id as JSON), or of a word in it."""
+        text = self.prefix + doc_json + ("]" if word is None else ", " + _json(word) + "]")
+        return -int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest(), "big")
+
+    def best_word(self, doc_json: str, words: list[str]) -> str:
+        """The word with the lowest place (highest negated place), independent of their order."""
+        return max(words, key=lambda w: self.of(doc_json, w))
 
 
 class _Query:
-    """The best ``size`` candidates by place, kept in a bounded heap."""
+    """The best ``size`` candidates by place, kept in a bounded heap; a candidate's kwargs are
+    made only once its place would be kept (most are not, once the heap is full)."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, place: _Place):
         self.size = size
-        self.heap: list[tuple[str, str, dict, dict]] = []  # (-place as max-heap key, doc_id, kwargs, record)
+        self.place = place
+        self.heap: list[tuple[int, str, dict, dict]] = []  # (negated place, doc_id, kwargs, record)
 
-    def offer(self, place: str, kwargs: dict, record: dict) -> None:
-        if self.size <= 0:
-            return
-        item = (_neg(place), record["doc_id"], kwargs, record)
+    def wants(self, key: int) -> bool:
+        return len(self.heap) < self.size or (self.size > 0 and key > self.heap[0][0])
+
+    def push(self, key: int, kwargs: dict, record: dict) -> None:
+        item = (key, record["doc_id"], kwargs, record)
         if len(self.heap) < self.size:
             heapq.heappush(self.heap, item)
-        elif item[0] > self.heap[0][0]:
+        else:
             heapq.heapreplace(self.heap, item)
 
     def best(self) -> list[tuple[dict, dict]]:
         return [(kw, rec) for _, _, kw, rec in sorted(self.heap, key=lambda x: (x[0], x[1]), reverse=True)]
 
 
-def _neg(place: str) -> str:
-    return "".join("0123456789abcdef"[15 - int(c, 16)] for c in place)
-
-
 def _queries(plan: Plan) -> dict[tuple[str, Any], tuple[_Query, int]]:
     out: dict[tuple[str, Any], tuple[_Query, int]] = {}
+    seed = plan.seed
+
+    def query(kind: str, quota: int, *parts: Any) -> tuple[_Query, int]:
+        return _Query(quota * _OVERSAMPLE, _Place(seed, kind, *parts)), quota
+
     for n, q in plan.keyword_frequency.items():
-        out["keyword_frequency", n] = (_Query(q * _OVERSAMPLE), q)
-    out["forbidden_word", 0] = (_Query(plan.forbidden_word * _OVERSAMPLE), plan.forbidden_word)
+        out["keyword_frequency", n] = query("keyword_frequency", q, n)
+    out["forbidden_word", 0] = query("forbidden_word", plan.forbidden_word)
     for n, q in plan.number_sentences.items():
-        out["number_sentences", n] = (_Query(q * _OVERSAMPLE), q)
+        out["number_sentences", n] = query("number_sentences", q, n)
     for n, q in plan.number_paragraphs.items():
-        out["number_paragraphs", n] = (_Query(q * _OVERSAMPLE), q)
-    out["first_word", 0] = (_Query(plan.first_word * _OVERSAMPLE), plan.first_word)
+        out["number_paragraphs", n] = query("number_paragraphs", q, n)
+    out["first_word", 0] = query("first_word", plan.first_word)
     for pair, q in plan.sentences_and_paragraphs.items():
-        out["sentences_and_paragraphs", pair] = (_Query(q * _OVERSAMPLE), q)
+        out["sentences_and_paragraphs", pair] = query("sentences_and_paragraphs", q, list(pair))
     return out
 
 
-def _offer_record(queries, plan: Plan, record: dict, keywords: set[str]) -> None:
-    seed, doc = plan.seed, record["doc_id"]
-    counts: dict[str, int] = record.get("counts") or {}
-    for (kind, n), (query, _) in queries.items():
-        if kind == "keyword_frequency":
-            options = sorted(w for w, c in counts.items() if c == n)
+class _Offers:
+    """The queries by what a record must have to be a candidate, so that each record is
+    looked at once per kind, not once per query; each with its number as the plan wrote it."""
+
+    def __init__(self, queries: dict[tuple[str, Any], tuple[_Query, int]], plan: Plan, keywords: set[str]):
+        def of(kind: str) -> dict[Any, tuple[Any, _Query]]:
+            return {n: (n, q) for (k, n), (q, _) in queries.items() if k == kind}
+
+        self.frequency, self.sentences = of("keyword_frequency"), of("number_sentences")
+        self.paragraphs, self.pairs = of("number_paragraphs"), of("sentences_and_paragraphs")
+        self.forbidden, self.first = queries["forbidden_word", 0][0], queries["first_word", 0][0]
+        self.min_count, self.keywords = plan.forbidden_min_count, keywords
+
+    def offer(self, record: dict) -> None:
+        doc_json = _json(record["doc_id"])
+        counts: dict[str, int] = record.get("counts") or {}
+        by_count: dict[Any, list[str]] = {}
+        for w, c in counts.items():
+            if c in self.frequency:
+                by_count.setdefault(c, []).append(w)
+        for c, words in by_count.items():
+            n, query = self.frequency[c]
+            key = query.place.of(doc_json)
+            if query.wants(key):
+                word = query.place.best_word(doc_json, words)
+                query.push(key, {"keyword": word, "frequency": n, "relation": "exactly"}, record)
+        key = self.forbidden.place.of(doc_json)
+        if self.forbidden.wants(key):
+            options = [w for w, c in counts.items() if c >= self.min_count]
             if options:
-                word = min(options, key=lambda w: _place(seed, kind, n, doc, w))
-                query.offer(_place(seed, kind, n, doc), {"keyword": word, "frequency": n, "relation": "exactly"},
-                            record)
-        elif kind == "forbidden_word":
-            options = sorted(w for w, c in counts.items() if c >= plan.forbidden_min_count)
-            if options:
-                word = min(options, key=lambda w: _place(seed, kind, doc, w))
-                query.offer(_place(seed, kind, doc), {"forbidden_words": [word]}, record)
-        elif kind == "number_sentences" and record["paragraphs"] == 1 and record["sentences"] == n:
-            query.offer(_place(seed, kind, n, doc), {"num_sentences": n, "relation": "exactly"}, record)
-        elif kind == "number_paragraphs" and record["paragraphs"] == n:
-            query.offer(_place(seed, kind, n, doc), {"num_paragraphs": n}, record)
-        elif kind == "first_word" and record.get("first_word") in keywords:
-            query.offer(_place(seed, kind, doc), {"first_word": record["first_word"], "nth_paragraph": 1}, record)
-        elif kind == "sentences_and_paragraphs" and (record["sentences"], record["paragraphs"]) == n:
-            query.offer(_place(seed, kind, list(n), doc),
-                        {"num_sentences": n[0], "relation": "exactly", "num_paragraphs": n[1]}, record)
+                word = self.forbidden.place.best_word(doc_json, options)
+                self.forbidden.push(key, {"forbidden_words": [word]}, record)
+        sentences, paragraphs = record["sentences"], record["paragraphs"]
+        if paragraphs == 1 and sentences in self.sentences:
+            n, query = self.sentences[sentences]
+            self._one(query, doc_json, record, lambda: {"num_sentences": n, "relation": "exactly"})
+        if paragraphs in self.paragraphs:
+            n, query = self.paragraphs[paragraphs]
+            self._one(query, doc_json, record, lambda: {"num_paragraphs": n})
+        if record.get("first_word") in self.keywords:
+            self._one(self.first, doc_json, record, lambda: {"first_word": record["first_word"], "nth_paragraph": 1})
+        if self.pairs and (sentences, paragraphs) in self.pairs:
+            pair, query = self.pairs[sentences, paragraphs]
+            self._one(query, doc_json, record,
+                      lambda: {"num_sentences": pair[0], "relation": "exactly", "num_paragraphs": pair[1]})
+
+    @staticmethod
+    def _one(query: _Query, doc_json: str, record: dict, kwargs: Callable[[], dict]) -> None:
+        key = query.place.of(doc_json)
+        if query.wants(key):
+            query.push(key, kwargs(), record)
 
 
 def recheck(language: str, instruction_id: str, kwargs: dict, text: str, paragraphs: int) -> tuple[bool, str]:
@@ -271,6 +323,7 @@ def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords
     document with an id already seen is left out (and its id added to ``duplicates``)."""
     wanted = set(keywords)
     queries = _queries(plan)
+    offers = _Offers(queries, plan, wanted)
     seen_ids: set[str] = set()
     for record in records:
         if record["doc_id"] in seen_ids:  # the first document with an id is the one (corpus order)
@@ -279,7 +332,7 @@ def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords
             continue
         seen_ids.add(record["doc_id"])
         if "text" in record and plan.min_chars <= record["chars"] <= plan.max_chars:
-            _offer_record(queries, plan, record, wanted)
+            offers.offer(record)
     used_docs: set[str] = set()
     used_hashes: set[str] = set()
     per_keyword: dict[str, int] = {}

@@ -3,8 +3,9 @@
     shards -> vocab -> features -> select -> requests -> generate -> rows
 
 Shard-level stages (vocab, features) map a pure function over the shards with the chosen
-executor; each finished shard's part is written at once (atomically) and a rerun skips the
-shards whose part is there, so a kill loses at most the shards in flight. Item-level generation
+executor; each finished shard's part is written at once (atomically: by the worker itself where
+it sees the build folder, else by the driver) and a rerun skips the shards whose part is there,
+so a kill loses at most the shards in flight. Item-level generation
 goes through the resumable core (online) or a provider batch file (export, import, re-export
 what is missing). Files, under ``ground/`` in the build folder: ``shards.json``,
 ``vocab/part-*.json``, ``vocab.json``, ``keywords.jsonl`` (editable), ``features/part-*.jsonl``,
@@ -14,6 +15,7 @@ what is missing). Files, under ``ground/`` in the build folder: ``shards.json``,
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
@@ -30,6 +32,9 @@ from indicifeval.builder.ground.mining import (
     map_vocab,
     rank_keywords,
     stop_keys,
+    vocab_json,
+    write_features,
+    write_vocab,
 )
 from indicifeval.builder.ground.requests import context_required_ids, make_request
 from indicifeval.builder.ground.rows import build_row, taken_for_another
@@ -80,12 +85,15 @@ def _shards(ctx: StageContext) -> list[Shard]:
     root = ctx.sources.get("corpus")
     if root is None:
         return stored
-    return [replace(s, path=str(root if s.path in ("", ".") else root / s.path))
+    # absolute, so that a worker started elsewhere (a Ray node's own working directory) finds them
+    return [replace(s, path=os.path.abspath(root if s.path in ("", ".") else root / s.path))
             if not s.path.startswith(HUB_PREFIX) and not Path(s.path).is_absolute() else s for s in stored]
 
 
-def _map_shards(ctx: StageContext, kind: str, fn, tasks: list, write) -> int:
-    """Run ``fn`` over the shards whose part is missing; each part written as it arrives."""
+def _map_shards(ctx: StageContext, kind: str, fns: tuple, tasks: list, write) -> int:
+    """Run the shards whose part is missing; each part written as it is done. Workers that see
+    this file system (serial, processes, a Ray on this machine) write their parts themselves
+    (``fns[0]``, streaming); others send the part back (``fns[1]``) and ``write`` stores it."""
     names = [f"ground/{kind}/part-{t.shard.id}.{'json' if kind == 'vocab' else 'jsonl'}" for t in tasks]
     for name in names:
         ctx.output(name)  # recorded, so a forced rerun removes every part
@@ -93,12 +101,15 @@ def _map_shards(ctx: StageContext, kind: str, fn, tasks: list, write) -> int:
     if todo:
         assert ctx.executor is not None, "a shard stage declares uses='executor'"
         executor = ctx.executor()  # shared by the shard stages; the pipeline shuts it down
+        direct = getattr(executor, "shares_files", False)
+        jobs = [replace(tasks[i], out=os.path.abspath(ctx.folder / names[i])) if direct else tasks[i] for i in todo]
         with ctx.bar("shards", len(todo)) as advance:
             def done(j: int, result) -> None:
-                write(ctx.folder / names[todo[j]], result)
+                if not direct:
+                    write(ctx.folder / names[todo[j]], result)
                 advance(1)
 
-            executor.map(fn, [tasks[i] for i in todo], on_done=done, keep=False)
+            executor.map(fns[0] if direct else fns[1], jobs, on_done=done, keep=False)
     return len(todo)
 
 
@@ -119,7 +130,8 @@ def shards_stage(ctx: StageContext) -> dict[str, int]:
 def vocab_stage(ctx: StageContext) -> dict[str, int]:
     language, min_length = ctx.params["language"], ctx.params["min_length"]
     tasks = [VocabTask(s, language, min_length) for s in _shards(ctx)]
-    ran = _map_shards(ctx, "vocab", map_vocab, tasks, lambda path, part: _write_json(path, part.to_json()))
+    ran = _map_shards(ctx, "vocab", (write_vocab, map_vocab), tasks,
+                      lambda path, part: write_text(path, vocab_json(part)))
     total = VocabPart()
     for task in tasks:
         path = ctx.folder / f"ground/vocab/part-{task.shard.id}.json"
@@ -193,7 +205,7 @@ def keyword_list(ctx: StageContext) -> tuple[str, ...]:
 def features_stage(ctx: StageContext) -> dict[str, int]:
     keywords = keyword_list(ctx)
     tasks = [FeatureTask(s, ctx.params["language"], keywords, ctx.params["max_chars"]) for s in _shards(ctx)]
-    ran = _map_shards(ctx, "features", map_features, tasks, _write_text)
+    ran = _map_shards(ctx, "features", (write_features, map_features), tasks, _write_text)
     return {"shards": len(tasks), "shards_run": ran, "keywords": len(keywords)}
 
 
