@@ -143,6 +143,41 @@ def test_online_route_through_a_faulty_server(tmp_path):
     assert report.rows == records["rows"].counts["rows"] and not report.errors
 
 
+def test_online_generation_makes_the_same_bytes_at_any_concurrency(tmp_path):
+    with _server() as server:
+        for concurrency in (1, 32):
+            generator = Generator("openai", "writer", {"base_url": server.url, "concurrency": concurrency})
+            build_ground(tmp_path / f"c{concurrency}", "hi", corpus(), None, generator, executor="serial", mining=SMALL)
+    assert _outputs(tmp_path / "c1") == _outputs(tmp_path / "c32")
+
+
+def test_failed_replies_are_counted_as_the_log_has_them(tmp_path):
+    """The stage counts what is missing from the answers as they come (not by reading the log
+    back): the same count the cache gives, and a forced rerun asks exactly those again."""
+    from indicifeval.builder.ground.generate import reply_hashes
+    from indicifeval.builder.ground.stages import GENERATIONS, REQUESTS
+    from indicifeval.records import GenerationTask
+    from indicifeval.runs.resumable import cached
+
+    writer = FakePromptWriter(0.1)
+    empty = lambda body: (200, b'{"choices": []}') if sum(map(ord, body["messages"][-1]["content"])) % 4 == 0 \
+        else None  # noqa: E731
+    config = ServerConfig(answer_fn=lambda body: writer(body["messages"][-1]["content"]), raw_fn=empty)
+    with FakeOpenAIServer(config) as server:
+        generator = Generator("openai", "writer", {"base_url": server.url, "concurrency": 16})
+        records = build_ground(tmp_path / "b", "hi", corpus(), None, generator, executor="serial", mining=SMALL,
+                               until="generate")
+        counts = records["generate"].counts
+        tasks = [GenerationTask.from_json(r) for r in _lines(tmp_path / "b" / REQUESTS)]
+        have = cached(_lines(tmp_path / "b" / GENERATIONS), reply_hashes(tasks, generator.identity()))
+        assert 0 < counts["failed"] == len(tasks) - len(have) and counts["asked"] == len(tasks)
+        before = server.requests
+        server.config.raw_fn = None  # the server is mended: only the failed are asked again
+        again = build_ground(tmp_path / "b", "hi", corpus(), None, generator, executor="serial", mining=SMALL,
+                             until="generate", force=["generate"])["generate"].counts
+    assert again["failed"] == 0 and server.requests - before == again["asked"] == counts["failed"]
+
+
 def _provide(request_file: Path, out: Path, *, fail_every: int = 0, seed: int = 0) -> None:
     """A fake OpenAI batch run: the replies in shuffled order, every ``fail_every``-th an
     error line, one truncated reply, and a line of junk."""

@@ -71,6 +71,18 @@ def test_sigkill_during_translate_then_rerun_translates_each_unit_once(tmp_path)
     assert not any("not translated" in r for c in candidates for r in c["reasons"])
 
 
+def test_the_same_bytes_at_any_concurrency(tmp_path):
+    """Replies journalled in the order they arrive make the same build at 1 or 32 in flight."""
+    with FakeOpenAIServer(_translating("hi")) as server:
+        for concurrency in (1, 32):
+            spec = EngineSpec("openai", "m", {"base_url": server.url, "concurrency": concurrency})
+            build_trans(tmp_path / f"c{concurrency}", "hi", "sample", spec)
+    for name in ("plans.jsonl", "pretranslations.jsonl", "candidates.jsonl", "rows.jsonl", "validation.jsonl"):
+        one, many = ((tmp_path / c / "trans" / name).read_text(encoding="utf-8").replace(str(tmp_path / c), "B")
+                     for c in ("c1", "c32"))  # the validator names the folder's own path
+        assert one == many, name
+
+
 def test_chat_model_through_hf(tiny_model_dir, tmp_path):
     spec = EngineSpec("hf", str(tiny_model_dir), {"device": "cpu"})
     spec.settings = spec.settings.__class__(max_tokens=8)

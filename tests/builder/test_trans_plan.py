@@ -51,6 +51,27 @@ def test_plans_rebuild_their_prompt_and_protect_every_lexical_value(rows, units)
                     assert v.casefold() in protected, (row.key, name, v)
 
 
+@pytest.mark.parametrize("units", ["whole", "lines"])
+def test_a_plan_is_written_as_asdict_writes_it(units):
+    """to_json is asdict by hand (faster): the same dict, so plans.jsonl keeps its bytes."""
+    from dataclasses import asdict
+
+    from indicifeval.builder.trans.source import prepare
+
+    rows, dropped = prepare(list(source_rows()), "release")
+    for row in rows:
+        plan = make_plan(row, units, dropped.get(str(row.key)))
+        assert json.dumps(plan.to_json()) == json.dumps(asdict(plan)), row.key
+    assert any(make_plan(r, units, dropped.get(str(r.key))).dropped for r in rows)
+
+
+def test_the_fake_translator_spells_each_latin_letter_and_keeps_everything_else():
+    letters = get_profile("hi").default_letters
+    text = "Write {{1}} about Zürich: ÅB 42 «ok», ǅ and ```code```"
+    spelt = "".join(letters[(ord(c.lower()) - 97) % len(letters)] if c.isascii() and c.isalpha() else c for c in text)
+    assert FakeTranslator(letters)(text) == spelt
+
+
 def test_restorer_undoes_what_can_be_undone_and_reports_the_rest():
     values = {1: "किताब", 2: "नदी"}
     assert restore("a {{1}} b {{2}}", values, {1, 2}).text == "a किताब b नदी"

@@ -15,7 +15,7 @@ from tests.reports.demo_runs import make_demo_runs
 from tests.reports.system import require_indic_fonts
 from tests.reports.test_analyses import _write_run
 
-Figure = pytest.importorskip("matplotlib.figure").Figure
+pytest.importorskip("matplotlib")
 
 
 @pytest.fixture(autouse=True)
@@ -53,19 +53,21 @@ def _overflows(fig) -> list[str]:
 
 @pytest.fixture
 def probe(monkeypatch):
-    """Figure stem -> what runs past its edge, measured on the layout each PNG was saved with."""
+    """Figure stem -> what runs past its edge, measured on the layout its files were written with."""
+    from indicifeval.reports import plots
+
     found: dict[str, list[str]] = {}
-    savefig = Figure.savefig
+    write_figure = plots.write_figure
 
-    def measured(self, path, *args, **kwargs):
-        savefig(self, path, *args, **kwargs)
-        if str(path).endswith(".png"):
-            found[Path(path).stem] = _overflows(self)
-            if Path(path).stem == "thinking":  # long names beside the lines must not squeeze the panels
-                found["thinking"] += [f"panel {ax.bbox.width:.0f} px wide" for ax in self.axes
-                                      if ax.bbox.width < 0.3 * self.bbox.width]
+    def measured(fig, out_dir, name):
+        files = write_figure(fig, out_dir, name)
+        found[name] = _overflows(fig)
+        if name == "thinking":  # long names beside the lines must not squeeze the panels
+            found["thinking"] += [f"panel {ax.bbox.width:.0f} px wide" for ax in fig.axes
+                                  if ax.bbox.width < 0.3 * fig.bbox.width]
+        return files
 
-    monkeypatch.setattr(Figure, "savefig", measured)
+    monkeypatch.setattr(plots, "write_figure", measured)
     return found
 
 

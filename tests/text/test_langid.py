@@ -329,17 +329,3 @@ def test_the_tokens_are_the_voting_words_casefolded_one_by_one(words):
     text = " ".join(words) + " "  # a new object each time: no cached tokens
     assert langid._tokens(text) == Counter(w.casefold() for w in langid._voting_words(text[:langid._MAX_CHARS]))
 
-
-_DEVANAGARI_PIECES = ["को", "मा", "लाई", "हरू", "र", "छ", "आपको", "सीमा", "ः", "म्", "स्य", "ं", "कं", "ळ", "च्या", "ऊन",
-                      "ून", "क", "घर", "पार्क", "राम", "त्", "ेन", "ट्रेन", "है", "आहे", "\u200d"]
-
-
-@given(st.lists(st.lists(st.sampled_from(_DEVANAGARI_PIECES), min_size=1, max_size=4).map("".join), max_size=30))
-def test_the_count_is_what_marks_says_of_each_word(words):
-    from collections import Counter
-
-    from indicifeval.text.langid_hints import _distinctive_endings
-
-    tokens = Counter(words)
-    for spec in _distinctive_endings().values():
-        assert spec.count(tokens) == sum(n for w, n in tokens.items() if spec.marks(w))

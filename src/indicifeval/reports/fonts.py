@@ -208,31 +208,50 @@ def missing_fonts_note(chars: set[str]) -> str | None:
 class PlotFonts:
     """The full fallback list, and the short Latin one figures start with: laying out a text
     looks up every family of its list, so numbers and run names are much faster with two.
-    Collects the characters that even the full list cannot draw, for :func:`missing_fonts_note`."""
+    A text the Latin fonts cannot draw (a native name) gets only the families that draw its
+    characters, in fallback order: each character still comes from the first family of the
+    full list that has it, and the lookups per text stay few. Collects the characters that
+    even the full list cannot draw, for :func:`missing_fonts_note`."""
 
     full: ClassVar[list[str]] = []
     latin: ClassVar[list[str]] = []
-    needs_full: ClassVar[dict[str, bool]] = {}
+    families: ClassVar[dict[str, list[str] | None]] = {}  # text -> its families (None: the Latin ones)
     missing: ClassVar[set[str]] = set()
 
     @classmethod
     def setup(cls, full: list[str]) -> None:
         cls.full = list(full)
         cls.latin = [f for f in full if f in BASE_FAMILIES] or list(full)
-        cls.needs_full, cls.missing = {}, set()
+        cls.families, cls.missing = {}, set()
+
+    @classmethod
+    def _families_of(cls, s: str) -> list[str] | None:
+        if not missing_glyphs(s, cls.latin):
+            return None
+        gaps = missing_glyphs(s, cls.full)
+        if gaps:  # drawn as boxes: the full list, as matplotlib would pick from it
+            cls.missing |= gaps
+            return cls.full
+        files = _family_files()
+        fonts = [(f, _font(files[f])) for f in cls.full if f in files]
+        used = {cls.full[0]}
+        for ch in set(s):
+            used.add(next((f for f, font in fonts if font.get_char_index(ord(ch))), cls.full[0]))
+        return [f for f in cls.full if f in used]
+
+    @classmethod
+    def families_of(cls, s: str) -> list[str]:
+        """The families text ``s`` is drawn with."""
+        if s not in cls.families:
+            cls.families[s] = cls._families_of(s)
+        return cls.families[s] or cls.latin
 
     @classmethod
     def widen(cls, fig) -> None:
-        """Give the full list to every text the Latin fonts cannot draw (native names)."""
+        """Give every text the Latin fonts cannot draw (native names) the families it needs."""
         from matplotlib.text import Text
 
         for text in fig.findobj(Text):
             s = text.get_text()
-            if not s:
-                continue
-            if s not in cls.needs_full:
-                cls.needs_full[s] = bool(missing_glyphs(s, cls.latin))
-                if cls.needs_full[s]:
-                    cls.missing |= missing_glyphs(s, cls.full)
-            if cls.needs_full[s]:
-                text.set_fontfamily(cls.full)
+            if s and cls.families_of(s) is not cls.latin:
+                text.set_fontfamily(cls.families[s])

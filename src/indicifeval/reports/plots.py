@@ -4,8 +4,9 @@ unit holds its own figures, see ``reports/units``) and writes each as PNG (150 d
 (text as paths, so it shows without the fonts in a browser).
 
 A figure is skipped when its table is absent or empty. Titles and labels wider than their
-figure (long run names, few runs) are wrapped, then shrunk, before saving. Deterministic: the
-Agg canvas, no dates in the files, a fixed SVG hash salt.
+figure (long run names, few runs) are wrapped, then shrunk, before saving; the layout is then
+kept for both files (see ``save``). Deterministic: the Agg canvas encoded here (no metadata),
+no dates in the SVG, a fixed SVG hash salt. Heatmaps live in ``reports/heatmaps``.
 """
 
 from __future__ import annotations
@@ -74,11 +75,6 @@ def column_label(column: Column) -> str:
     return "Indic\navg" if column.kind == "avg" else _language_label(column)
 
 
-def _text_colour(rgba) -> str:
-    r, g, b = rgba[:3]
-    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "white"
-
-
 def metric_name(report: Report) -> str:
     return METRIC_NAMES.get(report.metric, report.metric)
 
@@ -135,72 +131,85 @@ def _fit_labels(fig, rounds: int = 4) -> None:
     fig.draw_without_rendering()  # the last round's changes, laid out
 
 
+def _pin_labels(fig) -> None:
+    """Keep titles and axis labels where the layout put them: otherwise every draw measures all
+    tick labels again (several times) to place them, a third of a heatmap's drawing."""
+    for ax in fig.axes:
+        if getattr(ax, "_autotitlepos", False) is not False:
+            ax._autotitlepos = False  # what set_title(y=...) does; the titles keep their positions
+        to_axes = ax.transAxes.inverted()
+        for axis in (ax.xaxis, ax.yaxis):
+            label = axis.label
+            xy = to_axes.transform(label.get_transform().transform(label.get_position()))
+            axis.set_label_coords(*xy)
+
+
+def png_bytes(rgba: np.ndarray, dpi: float = DPI) -> bytes:
+    """A PNG of an RGBA pixel array (RGB when it is opaque, as a figure on its white ground is):
+    unfiltered rows, zlib level 6, the dpi recorded, nothing else. Three times faster than
+    Pillow's adaptive filters here (flat colours and white) and a smaller file."""
+    import struct
+    import zlib
+
+    height, width = rgba.shape[:2]
+    pixels = rgba[..., :3] if bool((rgba[..., 3] == 255).all()) else rgba
+    rows = np.zeros((height, 1 + width * pixels.shape[2]), dtype=np.uint8)  # each row: filter 0, pixels
+    rows[:, 1:] = pixels.reshape(height, -1)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    per_metre = round(dpi / 0.0254)
+    return (b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2 if pixels is not rgba else 6, 0, 0, 0))
+            + chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1))
+            + chunk(b"IDAT", zlib.compress(rows.data, 6)) + chunk(b"IEND", b""))
+
+
+def write_figure(fig, out_dir: Path, name: str) -> list[Path]:
+    """``name``.png (the Agg canvas's pixels, see ``heatmaps.render``) and ``name``.svg, each
+    written atomically."""
+    import io
+
+    from indicifeval.core.files import write_bytes
+    from indicifeval.reports import heatmaps
+
+    png, svg = out_dir / f"{name}.png", out_dir / f"{name}.svg"
+    write_bytes(png, png_bytes(heatmaps.render(fig), fig.dpi))
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="svg", dpi=DPI, metadata={"Date": None})
+    write_bytes(svg, buffer.getvalue())
+    return [png, svg]
+
+
 def save(fig, out_dir: Path, name: str) -> list[Path]:
     """PNG and SVG of ``fig``: laid out once (while fitting its labels), then drawn once per
-    file with the layout kept (each draw of a figure with a layout engine lays it out again,
-    and saving one draws it twice: the text layout is most of a figure's time)."""
-    PlotFonts.widen(fig)
-    _fit_labels(fig)
-    fig.set_layout_engine(None)  # not "none": its placeholder engine still makes savefig draw twice
-    paths = []
-    for fmt in ("png", "svg"):
-        path = out_dir / f"{name}.{fmt}"
-        metadata = {"Date": None} if fmt == "svg" else {"Software": None}
-        fig.savefig(path, format=fmt, dpi=DPI, metadata=metadata)
-        paths.append(path)
-    fig.clear()
+    file with the layout, titles and axis labels kept (each draw of a figure with a layout
+    engine lays it out again, and saving one draws it twice: the text layout is most of a
+    figure's time). A refilled heatmap is laid out already; a heatmap is kept for the next of
+    its shape, any other figure is cleared."""
+    from indicifeval.reports import heatmaps
+
+    if fig.get_layout_engine() is not None:
+        fig.set_dpi(DPI)
+        PlotFonts.widen(fig)
+        _fit_labels(fig)
+        fig.set_layout_engine(None)  # not "none": its placeholder engine still makes savefig draw twice
+        _pin_labels(fig)
+    paths = write_figure(fig, out_dir, name)
+    if not heatmaps.keep(fig):
+        fig.clear()
     return paths
 
 
 # -- heatmaps ----------------------------------------------------------------------------------
 def heatmap(values: np.ndarray, row_labels: list[str], col_labels: list[str], title: str, *,
-             signed: bool, colour_label: str, note: str = "", limit: float | None = None):
-    n_rows, n_cols = values.shape
-    longest = max((len(r) for r in row_labels), default=4)
-    width = min(24.0, 1.2 + 0.075 * longest + 0.62 * n_cols + 1.0)
-    height = min(30.0, 1.4 + 0.34 * n_rows + (0.25 if note else 0))
-    fig = new_figure(width, height)
-    ax = fig.add_subplot()
-    data = np.ma.masked_invalid(values * 100)
-    if signed:
-        limit = limit or signed_limit(values)
-        vmin, vmax, cmap = -limit, limit, DIVERGING
-    else:
-        vmin, vmax, cmap = 0.0, 100.0, SEQUENTIAL
-    import matplotlib
+            signed: bool, colour_label: str, note: str = "", limit: float | None = None):
+    """A heatmap of ``values`` (fractions, shown as points): see ``reports.heatmaps``."""
+    from indicifeval.reports import heatmaps
 
-    colormap = matplotlib.colormaps[cmap].with_extremes(bad=MISSING_COLOUR)
-    image = ax.imshow(data, cmap=colormap, vmin=vmin, vmax=vmax, aspect="auto", interpolation="nearest")
-    ax.set_xticks(range(n_cols), col_labels)
-    ax.set_yticks(range(n_rows), row_labels)
-    ax.tick_params(axis="x", top=True, bottom=False, labeltop=True, labelbottom=False, length=0, pad=3)
-    ax.tick_params(axis="y", length=0)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
-    ax.set_xticks(np.arange(n_cols + 1) - 0.5, minor=True)
-    ax.set_yticks(np.arange(n_rows + 1) - 0.5, minor=True)
-    ax.grid(which="minor", color="white", linewidth=1.2)
-    ax.tick_params(which="minor", length=0)
-    for i in range(n_rows):
-        for j in range(n_cols):
-            v = values[i, j]
-            if np.isfinite(v):
-                text = f"{100 * v:.0f}"
-                if signed and text not in ("0", "-0"):
-                    text = f"{100 * v:+.0f}"
-                text = "0" if text == "-0" else text
-                colour = _text_colour(colormap(image.norm(100 * v)))
-            else:
-                text, colour = "–", "#555555"
-            ax.text(j, i, text.replace("-", "−"), ha="center", va="center", fontsize=8, color=colour)
-    axes_height = 0.34 * n_rows  # inches
-    length = min(axes_height, 4.0)  # a colour bar at most 4 inches long, about 0.15 wide
-    bar = fig.colorbar(image, ax=ax, shrink=length / axes_height, pad=0.01, aspect=max(5.0, length / 0.15))
-    bar.set_label(colour_label)
-    ax.set_title(title, loc="left", pad=10)
-    if note:  # the x ticks are on top: the bottom holds the note
-        ax.set_xlabel(note, fontsize=7, color="#444444", loc="left")
-    return fig
+    return heatmaps.heatmap(values, row_labels, col_labels, title, signed=signed, colour_label=colour_label,
+                            note=note, limit=limit)
 
 
 def signed_limit(values: np.ndarray) -> float:
@@ -270,6 +279,7 @@ def write_plots(report: Report, out_dir: str | Path, step: Callable[[str], None]
     matplotlib's warning per missing glyph; other warnings pass."""
     import matplotlib
 
+    from indicifeval.reports import heatmaps
     from indicifeval.reports.fonts import GLYPH_WARNING, configure_matplotlib, missing_fonts_note
 
     out_dir = Path(out_dir)
@@ -279,10 +289,11 @@ def write_plots(report: Report, out_dir: str | Path, step: Callable[[str], None]
         warnings.filterwarnings("ignore", message=GLYPH_WARNING, category=UserWarning)
         PlotFonts.setup(configure_matplotlib(warn=False))
         matplotlib.rcParams["font.family"] = PlotFonts.latin
-        for unit, figure in registered_figures():
-            files += _draw(figure, report, unit.table_in(report), out_dir)
-            if step is not None:
-                step(f"figure {figure.stem}")
+        with heatmaps.reusing():
+            for unit, figure in registered_figures():
+                files += _draw(figure, report, unit.table_in(report), out_dir)
+                if step is not None:
+                    step(f"figure {figure.stem}")
     note = missing_fonts_note(PlotFonts.missing)
     if note and note not in report.notes:
         report.notes.append(note)

@@ -17,7 +17,10 @@ import asyncio
 import hashlib
 import json
 import random
+import subprocess
+import sys
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -93,12 +96,17 @@ class FakeOpenAIServer(LoopbackServer):
 
     async def _respond(self, method, path, headers, body, writer) -> bool:
         cfg = self.config
+        started = time.monotonic()
         if cfg.api_key is not None and headers.get("authorization") != f"Bearer {cfg.api_key}":
             self._send(writer, 401, b'{"error": {"message": "bad api key"}}')
             await writer.drain()
             return True
         self.seen_auth.add(headers.get("authorization", ""))
         path = path.split("?", 1)[0]
+        if method == "GET" and path.rstrip("/").endswith("/stats"):  # for a benchmark: the server's own cost
+            self._send(writer, 200, json.dumps({"requests": self.requests, "cpu_s": time.process_time()}).encode())
+            await writer.drain()
+            return True
         if method == "GET" and path.rstrip("/").endswith("/models"):
             self._send(writer, 200,
                        json.dumps({"object": "list", "data": [{"id": "fake", "object": "model"}]}).encode())
@@ -126,25 +134,27 @@ class FakeOpenAIServer(LoopbackServer):
         if fault:
             with self._lock:
                 self.faults_served[fault] += 1
-        if cfg.latency_s:
-            await asyncio.sleep(cfg.latency_s)
+        # the answer is made while the latency runs, as a real server's is: the latency is the
+        # server's whole time, so the fake's own CPU (a fake translation) is not added to it
+        reply: tuple[int, bytes, dict | None] | None = None  # None: the connection is dropped
         if fault == "429":
-            self._send(writer, 429, b'{"error": {"message": "rate limited"}}',
-                       {"Retry-After": f"{cfg.faults.retry_after_s}"})
+            reply = 429, b'{"error": {"message": "rate limited"}}', {"Retry-After": f"{cfg.faults.retry_after_s}"}
         elif fault == "500":
-            self._send(writer, 500, b'{"error": {"message": "boom"}}')
-        elif fault == "slow":
-            await asyncio.sleep(cfg.faults.slow_s)
-            self._send(writer, 200, self._completion(request, prompt))
-        elif fault == "drop":
+            reply = 500, b'{"error": {"message": "boom"}}', None
+        elif fault == "malformed":
+            reply = 200, b'{"id": "x", "choices": [{"message": {"content": "trunc', None
+        elif fault != "drop":
+            raw = cfg.raw_fn(request) if cfg.raw_fn is not None and fault != "slow" else None
+            reply = (raw[0], raw[1], None) if raw is not None else (200, self._completion(request, prompt), None)
+        wait = cfg.latency_s - (time.monotonic() - started) if cfg.latency_s else 0.0
+        if fault == "slow":
+            wait += cfg.faults.slow_s
+        if wait > 0:
+            await asyncio.sleep(wait)
+        if reply is None:
             writer.transport.abort()
             return False
-        elif fault == "malformed":
-            self._send(writer, 200, b'{"id": "x", "choices": [{"message": {"content": "trunc')
-        elif cfg.raw_fn is not None and (raw := cfg.raw_fn(request)) is not None:
-            self._send(writer, raw[0], raw[1])
-        else:
-            self._send(writer, 200, self._completion(request, prompt))
+        self._send(writer, *reply)
         await writer.drain()
         return True
 
@@ -164,35 +174,90 @@ class FakeOpenAIServer(LoopbackServer):
             message["content"] = f"<think>Thinking about: {prompt[:40]}</think>\n\n{answer}"
         elif cfg.reasoning == "unterminated" and thinking:
             message["content"], finish = f"<think>Thinking about: {prompt[:40]} and more", "length"
+        asked, said = len(prompt.split()), len(message["content"].split())  # one "token" per word
         payload = {
             "id": f"chatcmpl-{self.requests}",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": request.get("model", "fake"),
             "choices": [{"index": 0, "message": message, "finish_reason": finish}],
-            "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": len(message["content"].split()),
-                      "total_tokens": len(prompt.split()) + len(message["content"].split())},
+            "usage": {"prompt_tokens": asked, "completion_tokens": said, "total_tokens": asked + said},
         }
         return json.dumps(payload, ensure_ascii=False).encode("utf-8")
+
+
+class ServerProcess:
+    """The fake server in a process of its own (``python -m indicifeval.testing.fake_server``
+    with ``args``), as a real server is: a benchmark's client then shares no interpreter lock
+    with it. ``with ServerProcess(["--latency", "0.05"]) as server: server.url, server.stats()``."""
+
+    def __init__(self, args: list[str]):
+        self.args = args
+        self.url = ""
+        self._proc: subprocess.Popen | None = None
+
+    def __enter__(self) -> ServerProcess:
+        self._proc = subprocess.Popen([sys.executable, "-m", "indicifeval.testing.fake_server", "--port", "0",
+                                       *self.args], stdout=subprocess.PIPE, text=True)
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline()  # printed once the port is bound
+        if not line.startswith("serving on "):
+            self.__exit__()
+            raise RuntimeError(f"the fake server did not start: {line!r}")
+        self.url = line.split()[-1]
+        return self
+
+    def stats(self) -> dict:
+        """Requests answered so far and the server process's CPU seconds."""
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never a proxy
+        with direct.open(self.url + "/stats", timeout=10) as response:
+            return json.loads(response.read())
+
+    def __exit__(self, *exc: object) -> None:
+        if self._proc is not None:
+            self._proc.terminate()
+            self._proc.wait(10)
+            self._proc = None
+
+
+def script_answers(name: str, language: str | None = None) -> Callable[[dict], str]:
+    """A request body -> the answer of a mock script (``fake-translator``, ``fake-prompt-writer``,
+    ``NAME:RATE``): the same deterministic answers the build pipelines' mock engine gives."""
+    from indicifeval.runs.backends.mock_scripts import resolve_script
+    from indicifeval.runs.requests import GenerationRequest, SamplingSettings
+
+    script, settings = resolve_script(name, language), SamplingSettings()
+    return lambda body: script(GenerationRequest("", body["messages"], settings))
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="A loopback OpenAI-compatible server for tests and demos.")
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--answers", choices=["echo", "sample"], default="sample")
+    parser.add_argument("--port", type=int, default=8000, help="0: a free port (printed once bound)")
+    parser.add_argument("--answers", default="sample",
+                        help="echo, sample, or a mock script: fake-translator[:RATE] (with --lang), fake-prompt-writer")
+    parser.add_argument("--lang", help="the fake translator's target language")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
     parser.add_argument("--reasoning", choices=["none", "separate", "inline", "unterminated"], default="none")
     parser.add_argument("--fault-rate", type=float, default=0.0)
     args = parser.parse_args(argv)
-    config = ServerConfig(answers=sample_answers() if args.answers == "sample" else {}, latency_s=args.latency,
-                          reasoning=args.reasoning, faults=FaultPlan(rate=args.fault_rate))
+    answers, answer_fn = {}, None
+    if args.answers == "sample":
+        answers = sample_answers()
+    elif args.answers != "echo":
+        answer_fn = script_answers(args.answers, args.lang)
+    config = ServerConfig(answers=answers, latency_s=args.latency, reasoning=args.reasoning,
+                          faults=FaultPlan(rate=args.fault_rate), answer_fn=answer_fn)
     server = FakeOpenAIServer(config, args.host, args.port)
-    server.serve_forever(f"serving on http://{args.host}:{args.port}/v1")
+    server.start()  # bound: the port (a free one for --port 0) is known now, and printed for a waiting client
+    print(f"serving on {server.url}", flush=True)
+    assert server._thread is not None
+    server._thread.join()
 
 
 if __name__ == "__main__":
     main()
 
 
-__all__ = ["FAULTS", "FakeOpenAIServer", "FaultPlan", "ServerConfig", "sample_answers"]
+__all__ = ["FAULTS", "FakeOpenAIServer", "FaultPlan", "ServerConfig", "ServerProcess", "sample_answers",
+           "script_answers"]

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import regex
 
 from indicifeval.languages import script_weights
+from indicifeval.languages.profile import on_reload
 from indicifeval.text.langid_hints import (
     _cld2_to_ours,
     _distinctive_endings,
@@ -143,10 +144,18 @@ def _ending_language(text: str, candidates: tuple[str, ...]) -> str | None:
         return None
     tokens = _tokens(text)
     total = tokens.total()
+    counts = dict.fromkeys(wanted, 0)
+    marked = _marked_by
+    for word, n in tokens.items():
+        codes = marked.get(word)
+        if codes is None:
+            codes = _mark(word, table)
+        for code in codes:
+            if code in counts:
+                counts[code] += n
     hits = {}
-    for code in wanted:
+    for code, n in counts.items():
         spec = table[code]
-        n = spec.count(tokens)
         if n >= spec.min_words and n >= spec.min_share * total:
             hits[code] = n
     if not hits:
@@ -154,6 +163,21 @@ def _ending_language(text: str, candidates: tuple[str, ...]) -> str | None:
     best = max(hits, key=hits.__getitem__)
     return best if all(n * 2 < hits[best] for code, n in hits.items() if code != best) else None
 
+
+# word -> the languages whose distinctive endings or words mark it: answers repeat their words,
+# so each is judged once (bounded; emptied with the profiles' tables when they are read again)
+_marked_by: dict[str, tuple[str, ...]] = {}
+_MARKED_LIMIT = 200_000
+
+
+def _mark(word: str, table: dict) -> tuple[str, ...]:
+    if len(_marked_by) >= _MARKED_LIMIT:
+        _marked_by.clear()
+    codes = _marked_by[word] = tuple(code for code, spec in table.items() if spec.marks(word))
+    return codes
+
+
+on_reload(_marked_by.clear)
 
 _SENTENCE_END = frozenset(".!?\n\"'“”«»¿¡()[]-•*#")  # not ':' (a title often follows one)
 

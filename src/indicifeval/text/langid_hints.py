@@ -5,7 +5,6 @@ again whenever the profiles are read again (a profile added in $INDICIFEVAL_PROF
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
@@ -69,7 +68,6 @@ class _Distinctive:
     unmarked: frozenset[str]  # words with such an ending that the neighbours write too (Hindi आपको)
     min_words: int
     min_share: float
-    listed: frozenset[str] = frozenset()  # words and unmarked: what the endings do not decide
 
     def marks(self, word: str) -> bool:
         """Listed, or an ending written onto a stem (the word को is Hindi; पार्कको is Nepali)."""
@@ -77,14 +75,6 @@ class _Distinctive:
             return True
         return (word.endswith(self.endings) and word not in self.unmarked
                 and any(len(word) > len(e) and word.endswith(e) for e in self.endings))
-
-    def count(self, tokens: Counter[str]) -> int:
-        """How many of the words (``tokens``, counted) it marks: what ``marks`` says of each, with
-        the listed words found by one set intersection."""
-        n = sum(tokens[w] for w in self.words.intersection(tokens))
-        endings, listed = self.endings, self.listed
-        return n + sum(tokens[w] for w in tokens if w.endswith(endings) and w not in listed
-                       and any(len(w) > len(e) and w.endswith(e) for e in endings))
 
 
 @cache
@@ -95,7 +85,7 @@ def _distinctive_endings() -> dict[str, _Distinctive]:
         if spec:
             words, unmarked = frozenset(spec.get("words", ())), frozenset(spec.get("except", ()))
             out[code] = _Distinctive(tuple(spec["endings"]), words, unmarked, int(spec["min_words"]),
-                                     float(spec["min_share"]), words | unmarked)
+                                     float(spec["min_share"]))
     return out
 
 

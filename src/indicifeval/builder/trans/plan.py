@@ -26,8 +26,9 @@ kwarg by construction, not by a table of keys."""
 
 from __future__ import annotations
 
+import copy
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from indicifeval.checkers.instructions import copied_kwargs, kwarg_role, lexical_kwargs
@@ -83,7 +84,11 @@ class TransPlan:
     format_version: int = PLAN_FORMAT
 
     def to_json(self) -> dict:
-        return asdict(self)
+        """As ``dataclasses.asdict`` writes it (field order, copies), by hand: asdict's generic
+        recursion was a fifth of the plan stage."""
+        return {"key": self.key, "resp_lang": self.resp_lang, "units": [dict(vars(u)) for u in self.units],
+                "spans": [dict(vars(s)) for s in self.spans], "problems": list(self.problems),
+                "dropped": copy.deepcopy(self.dropped), "format_version": self.format_version}
 
     @classmethod
     def from_json(cls, data: dict) -> TransPlan:

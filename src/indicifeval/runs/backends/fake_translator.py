@@ -24,7 +24,6 @@ import regex
 PLACEHOLDER = re.compile(r"\{\{(\d+)\}\}")
 MANGLINGS = ("spaces", "single", "square", "native", "glue", "drop", "duplicate")
 RESTORABLE = frozenset({"spaces", "single", "square", "native"})
-_WORD = re.compile(r"[A-Za-z]+")
 _NATIVE = regex.compile(r"[\p{L}\p{M}]+")
 WORD_MANGLINGS = ("inflect", "drop")
 
@@ -57,9 +56,13 @@ class FakeTranslator:
         self.digits = native_digits(self.alphabet)
         self.script = unicodedata.name(self.alphabet[0], "").split(" ")[0]  # DEVANAGARI, TAMIL, ...
         self.mangled: dict[tuple[str, str], str] = {}  # (text, placeholder) -> mode
+        # each Latin letter spelt as a letter of the alphabet: one str.translate, not a join per word
+        # (the loopback server translates every request with it, and must not be what is measured)
+        self._letters = {ord(ch): self.alphabet[(ord(ch.lower()) - 97) % len(self.alphabet)]
+                         for ch in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 
     def _word(self, word: str) -> str:
-        return "".join(self.alphabet[(ord(ch.lower()) - 97) % len(self.alphabet)] for ch in word)
+        return word.translate(self._letters)
 
     def _hit(self, text: str, what: str) -> int | None:
         """A seeded draw for ``what`` in ``text``: None (left alone) or a number picking how."""
@@ -103,7 +106,7 @@ class FakeTranslator:
     def _prose(self, text: str, piece: str) -> str:
         if self.mangle > 0 and self.script != "LATIN":  # Latin: English and inserted words look alike
             piece = _NATIVE.sub(lambda m: self._native(text, m), piece)
-        return _WORD.sub(lambda m: self._word(m.group(0)), piece)
+        return piece.translate(self._letters)  # every Latin letter; all else as it is
 
     def __call__(self, text: str) -> str:
         pieces, at = [], 0
