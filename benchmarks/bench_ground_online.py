@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench_trans import SHARED, header, measure, row, verdict
+from bench_trans import SHARED, header, measure, parse_load, row, verdict
 
 
 def _synthetic(path: Path, language: str, documents: int = 3000) -> str:
@@ -67,17 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", default="hi", help="language (default hi)")
     parser.add_argument("--plan-scale", type=float, default=10.0, help="every quota of the plan times this "
                         "(default 10: as many requests as the corpus allows)")
-    parser.add_argument("--latency", type=float, default=0.05, help="server seconds per request (default 0.05)")
-    parser.add_argument("--concurrency", default="1,16,64", help="requests in flight (default 1,16,64)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per concurrency, the median shown (default 3)")
-    parser.add_argument("--work", help="where the build folders go (default: the system's temporary folder; "
-                        "/dev/shm leaves the disk's fsyncs out)")
-    args = parser.parse_args(argv)
-    if args.latency <= 0:
-        parser.error("--latency must be above 0 (the ideal is concurrency / latency)")
+    args, levels = parse_load(parser, argv)
     from indicifeval.builder.ground.pipeline import Generator, build_ground
 
-    levels = [int(c) for c in args.concurrency.split(",") if c]
     with tempfile.TemporaryDirectory(dir=args.work) as tmp:
         shared = SHARED / "indic-corpus" / f"{args.lang}.jsonl"
         corpus = args.corpus or (str(shared) if shared.is_file() else _synthetic(Path(tmp) / "corpus.jsonl", args.lang))

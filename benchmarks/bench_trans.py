@@ -129,12 +129,8 @@ def _trans_run(language: str, source: str) -> Callable[[int, str, Path], tuple[l
     return run
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    english = SHARED / "indicifeval-en-source" / "verified_dataset-en.jsonl"
-    parser.add_argument("--source", default=str(english) if english.is_file() else "sample",
-                        help="English rows (default: ../shared's source, else the bundled sample's)")
-    parser.add_argument("--lang", default="hi", help="target language (default hi)")
+def parse_load(parser: argparse.ArgumentParser, argv: list[str] | None) -> tuple[argparse.Namespace, list[int]]:
+    """The load flags both online benchmarks take, parsed: (arguments, concurrency levels)."""
     parser.add_argument("--latency", type=float, default=0.05, help="server seconds per request (default 0.05)")
     parser.add_argument("--concurrency", default="1,16,64", help="requests in flight (default 1,16,64)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per concurrency, the median shown (default 3)")
@@ -144,6 +140,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.latency <= 0:
         parser.error("--latency must be above 0 (the ideal is concurrency / latency)")
     levels = [int(c) for c in args.concurrency.split(",") if c]
+    return args, levels
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    english = SHARED / "indicifeval-en-source" / "verified_dataset-en.jsonl"
+    parser.add_argument("--source", default=str(english) if english.is_file() else "sample",
+                        help="English rows (default: ../shared's source, else the bundled sample's)")
+    parser.add_argument("--lang", default="hi", help="target language (default hi)")
+    args, levels = parse_load(parser, argv)
     results = measure(levels, args.latency, _trans_run(args.lang, args.source),
                                   ["--answers", "fake-translator", "--lang", args.lang], args.repeat, args.work)
     header(f"build trans --until translate, {Path(args.source).name}, latency {1000 * args.latency:g} ms, "
