@@ -49,3 +49,19 @@ def test_the_space_composes_with_nothing():
         d = unicodedata.decomposition(chr(cp))
         if d and not d.startswith("<"):
             assert "0020" not in d.split()
+
+
+_FILLER = ["नमस्ते ", "भारत ", "क़", "\u0958 ", "e\u0301", "\u0323\u0301", "  ", "\n", "abc ", "কি "]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_FILLER), min_size=40, max_size=120),
+       st.lists(st.tuples(st.integers(0, 119), st.sampled_from(PIECES)), max_size=3))
+def test_same_as_unicodedata_where_few_words_hold_a_second_half(filler, inserted):
+    """Long texts with a nukta or a vowel sign here and there take the way that looks up only
+    the words holding one (composed, decomposed and reordering characters around them)."""
+    pieces = list(filler)
+    for at, piece in inserted:
+        pieces.insert(min(at, len(pieces)), piece)
+    text = "".join(pieces)
+    assert nfc(text) == unicodedata.normalize("NFC", text)

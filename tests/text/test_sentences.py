@@ -95,3 +95,27 @@ def test_counting_alone_gives_the_number_of_sentences(text):
     found = split_sentences(text, profile.sentence_terminators, profile.abbreviations)
     counted = split_sentences(text, profile.sentence_terminators, profile.abbreviations, count_only=True)
     assert len(counted) == len(found)
+
+
+_PLAIN_PIECES = st.sampled_from(["\n\n", "\n", "।", "॥", "۔", "؟", " ", "\t", ":", "ab", "क", "ि", "7", "१", "-",
+                                 "- ", "* ", "# ", "+", "•", "1) ", ")", "”", "'", "_", "\u00a0", "\u2028", "\r",
+                                 "1. ", "x\n \n", "?", "!", "…", "."])
+
+
+@pytest.mark.parametrize("lang", ["hi", "ur", "bn", "en"])
+@given(text=st.lists(_PLAIN_PIECES, max_size=40).map("".join))
+def test_paragraphs_counted_by_segments_as_the_splitter_counts(lang, text):
+    """A paragraph with no Latin-style stop and no list or heading line is counted by one
+    pattern (count_sentences): the same count as the splitter's sentences."""
+    from indicifeval.text.sentences import split_sentences
+
+    profile = get_profile(lang)
+    found = split_sentences(text, profile.sentence_terminators, profile.abbreviations)
+    assert count_sentences(text, profile.sentence_terminators, profile.abbreviations) == len(found)
+
+
+@given(st.lists(_PLAIN_PIECES, max_size=40).map("".join))
+def test_list_lines_found_line_by_line_as_by_a_search(text):
+    from indicifeval.text.sentences import _LIST_OR_HEADING_LINE, _has_list_line
+
+    assert _has_list_line(text) == (_LIST_OR_HEADING_LINE.search(text) is not None)

@@ -7,11 +7,14 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-
-from rich.console import Console
-from rich.table import Table
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from indicifeval.scoring.summary import METRICS
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
 _SHORT = {
     "prompt_level_strict_acc": "prompt strict",
@@ -23,9 +26,24 @@ _SHORT = {
 # On a terminal, tables fit its width (the stage table is laid out to read at 80 columns); into a
 # pipe or a file nothing is cut to "…": rich would assume 80 columns there (or COLUMNS, which
 # GNU readline exports to the children of any process that loaded it).
-console = Console(highlight=False, width=None if sys.stdout.isatty() else 400)
-err_console = Console(stderr=True, highlight=False)
 LOG_EVERY_S = 5.0  # progress in a pipe: a line this often (INDICIFEVAL_PROGRESS_EVERY overrides it)
+
+
+@cache
+def _consoles() -> tuple[Console, Console]:
+    """stdout's and stderr's consoles, made on first use: a quiet command never imports rich."""
+    from rich.console import Console
+
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 400), Console(stderr=True, highlight=False)
+
+
+def __getattr__(name: str) -> Any:
+    """``console`` and ``err_console``, made on first use."""
+    if name == "console":
+        return _consoles()[0]
+    if name == "err_console":
+        return _consoles()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def log_every() -> float:
@@ -39,7 +57,7 @@ def print_error(message: object) -> None:
     """One red ``error:`` line on stderr, never wrapped, the message shown literally."""
     from rich.markup import escape
 
-    err_console.print(f"[red]error:[/red] {escape(str(message))}", markup=True, soft_wrap=True)
+    _consoles()[1].print(f"[red]error:[/red] {escape(str(message))}", markup=True, soft_wrap=True)
 
 
 def _pct(value: float | None) -> str:
@@ -47,6 +65,8 @@ def _pct(value: float | None) -> str:
 
 
 def summary_tables(summary: dict) -> list[Table]:
+    from rich.table import Table
+
     langs = Table(title=f"IndicIFEval scores ({summary['scoring']} scoring, indicifeval {summary['version']})")
     langs.add_column("language/subset", no_wrap=True, min_width=15)
     for m in METRICS:
@@ -120,7 +140,7 @@ class _LogLines(_Bar):
         elapsed = now - self._start
         rate = f", {(self._done - self._base) / elapsed:.1f}/s" if elapsed > 0 else ""
         of = f"/{self._total}" if self._total is not None else ""
-        err_console.print(f"{self._description}: {self._done}{of}{rate}, {elapsed:.0f} s", soft_wrap=True,
+        _consoles()[1].print(f"{self._description}: {self._done}{of}{rate}, {elapsed:.0f} s", soft_wrap=True,
                           markup=False, highlight=False)
 
 
@@ -142,7 +162,7 @@ def progress_bar(total: int | None, description: str, enabled: bool = True, min_
 
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=err_console, transient=True,
+        console=_consoles()[1], transient=True,
     ) as progress:
         task = progress.add_task(description, total=total)
         yield _Bar(progress, task, min_total)
@@ -152,6 +172,7 @@ def report_result(summary: dict, notes, last_line: str, quiet: bool = False) -> 
     """The summary tables, the notes and a last line: the end of ``score`` and ``run``."""
     if quiet:
         return
+    console, err_console = _consoles()
     for table in summary_tables(summary):
         console.print(table)
     for note in notes:
@@ -183,7 +204,7 @@ def run_progress(enabled: bool = True):
     with Progress(
         TextColumn("generating"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-        TimeRemainingColumn(), console=err_console, transient=True,
+        TimeRemainingColumn(), console=_consoles()[1], transient=True,
     ) as progress:
         task = progress.add_task("generate", total=None, rate="")
 

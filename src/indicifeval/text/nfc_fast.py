@@ -5,8 +5,10 @@
 second halves of compositions) makes it normalise the whole text. The space never composes
 with or reorders against anything on either side, so the NFC of a text is the NFC of its
 space-separated pieces joined by spaces; the pieces (words, mostly) repeat from answer to
-answer, and their forms are kept in a bounded table. Texts whose start has no such
-character in the Indic blocks (where they are common) are normalised directly.
+answer, and their forms are kept in a bounded table. Where such characters are few (a
+nukta here and there), only the words that hold one are looked up and the stretches between
+them are normalised directly; texts with none in the Indic blocks (where they are common)
+are normalised directly.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import re
 import unicodedata
 
 _SHORT = 64  # characters; shorter texts are normalised directly
-_PROBE = 400  # characters at the start that choose the way
+_PROBE = 400  # characters at the start that tell how common such characters are
 _TABLE_LIMIT = 200_000  # pieces; the table is cleared when it grows past this
 
 
@@ -49,6 +51,37 @@ _pieces = _PieceTable()
 
 
 def nfc(text: str) -> str:
-    if len(text) < _SHORT or text.isascii() or not _INDIC_MAYBE.search(text, 0, _PROBE):
+    if len(text) < _SHORT or text.isascii():
         return unicodedata.normalize("NFC", text)
-    return " ".join(map(_pieces.__getitem__, text.split(" ")))
+    seen = len(_INDIC_MAYBE.findall(text, 0, _PROBE))  # how common they are, from the start
+    if seen * _SPARSE > min(len(text), _PROBE):
+        return " ".join(map(_pieces.__getitem__, text.split(" ")))
+    if not seen and _INDIC_MAYBE.search(text, _PROBE) is None:
+        return unicodedata.normalize("NFC", text)
+    return _around_maybes(text)
+
+
+_SPARSE = 40  # characters per such character below which only the words holding one are looked up
+
+
+def _around_maybes(text: str) -> str:
+    """Where few words hold such a character (a nukta in Hindi): those words from the table,
+    the stretches between them by ``unicodedata`` at once (quick where its check passes). Every
+    cut is next to a space, as in the table's pieces."""
+    out: list[str] = []
+    normalize = unicodedata.normalize
+    done = 0  # text[:done] is in out; text[done] is a space or the end
+    for m in _INDIC_MAYBE.finditer(text):
+        at = m.start()
+        if at < done:
+            continue  # in the word just looked up
+        start = text.rfind(" ", done, at) + 1 or done
+        end = text.find(" ", at)
+        if end < 0:
+            end = len(text)
+        if start > done:
+            out.append(normalize("NFC", text[done:start]))
+        out.append(_pieces[text[start:end]])
+        done = end
+    out.append(normalize("NFC", text[done:]))
+    return "".join(out)

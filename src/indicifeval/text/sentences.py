@@ -66,11 +66,23 @@ def _initials(block: str) -> frozenset[str]:
 _LIST_OR_HEADING_LINE = regex.compile(r"^[^\S\n]*(?:[*\-•+][^\S\n]|\d+[.)][^\S\n]|#{1,6}[^\S\n])", regex.MULTILINE)
 
 
+def _has_list_line(para: str) -> bool:
+    """Whether a line of ``para`` is a list item or heading, tried at each line's start (a
+    search would try every character: the regex module does not skip to the next line)."""
+    start = 0
+    while True:
+        if _LIST_OR_HEADING_LINE.match(para, start):
+            return True
+        start = para.find("\n", start) + 1
+        if not start:
+            return False
+
+
 def _blocks(text: str) -> list[str]:
     """Paragraphs, with every list item and heading line as a block of its own."""
     blocks: list[str] = []
     for para in _BLOCK_BREAK.split(text):
-        if not _LIST_OR_HEADING_LINE.search(para):  # plain lines: joined, as the loop below does
+        if not _has_list_line(para):  # plain lines: joined, as the loop below does
             joined = para.strip() if "\n" not in para else " ".join(filter(None, map(str.strip, para.split("\n"))))
             if joined:
                 blocks.append(joined)
@@ -189,12 +201,46 @@ def count_sentences(text: str, terminators: tuple[str, ...], abbreviations: froz
     same terminators and abbreviations)."""
     counts: dict[str, int] = {} if memo is None else memo
     total = 0
+    segments = _segments(terminators)
     for para in _BLOCK_BREAK.split(text):
         n = counts.get(para)
         if n is None:
-            n = counts[para] = len(split_sentences(para, terminators, abbreviations, count_only=True))
+            if segments is not None and _plain(para):
+                n = len(segments.findall(para))
+            else:
+                n = len(split_sentences(para, terminators, abbreviations, count_only=True))
+            counts[para] = n
         total += n
     return total
+
+
+# A paragraph without a Latin-style stop (whose ends depend on what follows them: abbreviations,
+# numbers, a pause) and without a list item or heading line is one block in which every run of
+# terminators ends a sentence: its sentences are the stretches between runs that hold a letter or
+# a digit, each found by one match from its first such character (no Python step per sentence).
+_LATIN_STOPS = ".?!…"
+_LIST_CHARS = "*-•+#)"  # a list item or heading line starts with one (a "1." needs a full stop)
+
+
+def _plain(para: str) -> bool:
+    for ch in _LATIN_STOPS:
+        if ch in para:
+            return False
+    for ch in _LIST_CHARS:
+        if ch in para:
+            return not _has_list_line(para)
+    return True
+
+
+@lru_cache(maxsize=64)
+def _segments(terminators: tuple[str, ...]) -> regex.Pattern | None:
+    """From a word character to the next terminator (the group keeps each match one character
+    long); None where a terminator is itself a letter, digit or space, which the splitter
+    treats otherwise."""
+    chars = "".join(terminators)
+    if any(_HAS_WORD.match(c) or c.isspace() for c in chars):
+        return None
+    return regex.compile(f"([\\p{{L}}\\p{{N}}])[^{regex.escape(chars + _LATIN_STOPS, special_only=False)}]*")
 
 
 # --- the authors' scorer: indic-nlp 0.92 sentence_split with their arguments ---------------------

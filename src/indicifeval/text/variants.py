@@ -15,9 +15,16 @@ class Cut(NamedTuple):
     no_star: bool
 
     def apply(self, text: str) -> str:
+        """IFEval's ``"\n".join(text.split("\n")[1:-1]).strip()`` (and the one-sided cuts), by
+        slicing at the first and last newline: no list of lines, one copy."""
         if self.drop_first or self.drop_last:
-            lines = text.split("\n")
-            text = "\n".join(lines[1 if self.drop_first else 0 : -1 if self.drop_last else None]).strip()
+            first = text.find("\n")
+            if first < 0:
+                text = ""  # one line: nothing is left without it
+            else:
+                start = first + 1 if self.drop_first else 0
+                end = text.rfind("\n") if self.drop_last else len(text)
+                text = text[start:end].strip() if start <= end else ""
         return text.replace("*", "") if self.no_star else text
 
 
