@@ -26,7 +26,10 @@ def strip_edges(token: str) -> str:
 
 def paragraphs(text: str) -> list[str]:
     """Non-blank paragraphs separated by blank lines (any whitespace on the blank line)."""
-    return [p.strip() for p in _BLANK_LINE.split(text) if p.strip()]
+    if "\n" not in text:  # one paragraph (a split would find no blank line)
+        stripped = text.strip()
+        return [stripped] if stripped else []
+    return [s for p in _BLANK_LINE.split(text) if (s := p.strip())]
 
 
 def leading_words(paragraph: str, n: int) -> list[str]:

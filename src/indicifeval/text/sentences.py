@@ -202,7 +202,7 @@ def count_sentences(text: str, terminators: tuple[str, ...], abbreviations: froz
     counts: dict[str, int] = {} if memo is None else memo
     total = 0
     segments = _segments(terminators)
-    for para in _BLOCK_BREAK.split(text):
+    for para in _BLOCK_BREAK.split(text) if "\n" in text else (text,):  # (a paragraph already, often)
         n = counts.get(para)
         if n is None:
             if segments is not None and _plain(para):

@@ -192,17 +192,20 @@ def _jsonl_documents(shard: Shard, stats: dict[str, Any]) -> Iterator[Document]:
             at = position
             position += len(line)
             try:
-                text = line.decode("utf-8").lstrip("\ufeff").strip()
+                text = line.decode("utf-8").lstrip("\ufeff")
             except UnicodeDecodeError:  # skipped and counted: a document with a mangled byte is not text
                 _skip(stats, "invalid_utf8", f"{name}@{at}")
                 continue
-            if not text:
+            if not text or text.isspace():
                 continue
             try:
-                record = json.loads(text)
+                record = json.loads(text)  # (JSON's own whitespace around the object is allowed)
             except (ValueError, RecursionError):
-                _skip(stats, "malformed", f"{name}@{at}")
-                continue
+                try:  # other whitespace at either end, as str.strip removes it
+                    record = json.loads(text.strip())
+                except (ValueError, RecursionError):
+                    _skip(stats, "malformed", f"{name}@{at}")
+                    continue
             doc = _document(record, f"{name}@{at}", shard, stats, "\\u" in text)
             if doc is not None:
                 yield doc

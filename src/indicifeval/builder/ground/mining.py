@@ -266,7 +266,7 @@ def _features(text: str, key: str, rules: Rules, keywords: frozenset[str]) -> di
     """``features_of`` given the text's match key (of an NFC text: the text itself, case-folded)."""
     paras = paragraphs(text)
     per_paragraph = [rules.count_sentences(p) for p in paras]
-    if rules.indic_fixed and _BLOCK_BREAK.split(text) == paras:
+    if rules.indic_fixed and (paras == [text] if "\n" not in text else _BLOCK_BREAK.split(text) == paras):
         sentences = sum(per_paragraph)  # the count of the text, without a second pass over it
     else:  # a blank line of other whitespace, a stray newline, a paragraph that is not stripped
         sentences = rules.count_sentences(text)
