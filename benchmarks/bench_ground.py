@@ -309,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     sizes = sorted({int(s) for s in args.sizes.split(",") if s} | ({1_000_000} if args.full else set()))
     executors = [e for e in args.executors.split(",") if e]
+    if "serial" not in executors:  # the reference every ratio and growth figure is read against
+        executors.insert(0, "serial")
     if "ray" in executors:
         try:
             import ray  # noqa: F401

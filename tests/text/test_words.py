@@ -1,6 +1,8 @@
 """Word counting (§2.6 examples for the authors' tokenizer)."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from indicifeval.text.words import count_words, count_words_ifeval, count_words_paper
 
@@ -47,3 +49,18 @@ def test_ifeval_words_use_regex_engine():
     # nltk >= 3.10.3 semantics: matras do not break words
     assert count_words_ifeval("किताबें पढ़ना") == 2
     assert count_words_ifeval("Hello, world!") == 2
+
+
+_LINE_PIECES = st.sampled_from(["ab", " ", "\n", "\n\n", "1", ".", ",", "2", "'", "’", "क", "ि", "\u200c", "*", "-",
+                                ":", "/", "\r", "\u2028", "x'y"])
+
+
+@given(st.lists(st.lists(_LINE_PIECES, max_size=30).map("".join), min_size=1, max_size=4))
+def test_counts_summed_over_lines_with_a_shared_memo_are_the_counts(texts):
+    """A response's loose variants share a memo of line counts (checkers.rules): each text's
+    count is its count alone, for the corrected and IFEval's tokenizers."""
+    fixed: dict = {}
+    ifeval: dict = {}
+    for text in texts:
+        assert count_words(text, fixed) == count_words(text)
+        assert count_words_ifeval(text, ifeval) == count_words_ifeval(text)

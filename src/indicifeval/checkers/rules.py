@@ -19,7 +19,7 @@ from indicifeval.text import keywords as kw
 from indicifeval.text import sentences, words
 from indicifeval.text.langdetect_compat import NoFeatures, detect, knows
 from indicifeval.text.langdetect_compat import other_languages as langdetect_others
-from indicifeval.text.langid import identify_language
+from indicifeval.text.langid import identify_language, script_candidates
 from indicifeval.text.normalize import match_key_of_nfc, nfc, star_removal_keeps_nfc
 from indicifeval.text.paragraphs import paragraphs
 from indicifeval.text.variants import Cut
@@ -69,7 +69,8 @@ class TextView:
         try:
             return self._cache["words"]
         except KeyError:
-            value = self._cache["words"] = self.rules.count_words(self.nfc)
+            memo = (self.base or self)._cache.setdefault("line_words", {})
+            value = self._cache["words"] = self.rules.count_words(self.nfc, memo)
             return value
 
     @property
@@ -140,12 +141,20 @@ class TextView:
 
     def other_languages(self, lang: str) -> list[str] | None:
         """Where the detector provably does not answer ``lang``, the languages it chooses
-        among (see ``Rules.other_languages``); None when it may."""
+        among (see ``Rules.other_languages``); None when it may. For a loose variant in fixed
+        Indic mode, also where its script has languages and ``lang`` is not one of them: a
+        variant's explanation is shown only when it passes, so a failing one need not name
+        what it is written in (the response's own check does, from the full identification)."""
         key = "not " + lang
         try:
             return self._cache[key]
         except KeyError:
-            value = self._cache[key] = self.rules.other_languages(self.nfc, lang)
+            value = self.rules.other_languages(self.nfc, lang)
+            if value is None and self.base is not None and self.rules.indic_fixed:
+                candidates = script_candidates(self.nfc)
+                if candidates and lang not in candidates:
+                    value = list(candidates)
+            self._cache[key] = value
             return value
 
     @property
@@ -225,12 +234,14 @@ class Rules:
             return sentences.count_sentences_paper(text, memo)
         return sentences.count_sentences(text, self.profile.sentence_terminators, self.profile.abbreviations, memo)
 
-    def count_words(self, text: str) -> int:
+    def count_words(self, text: str, memo: dict[str, int] | None = None) -> int:
+        """``memo``: word counts of lines, shared by a response's loose variants (the paper's
+        tokens run across newlines, so it counts each text whole)."""
         if self.ifeval:
-            return words.count_words_ifeval(text)
+            return words.count_words_ifeval(text, memo)
         if self.paper:
             return words.count_words_paper(text, self._tokenizer)
-        return words.count_words(text)
+        return words.count_words(text, memo)
 
     # -- keywords -----------------------------------------------------------------------------
     def keyword_count(self, view: TextView, keyword: str) -> int:

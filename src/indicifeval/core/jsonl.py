@@ -113,7 +113,7 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[Source, dict]]:
                 if lineno == 1:
                     raw = raw.removeprefix(_BOM)
                 line = _decode(raw, path, lineno)
-                if not line.strip():
+                if not line or line.isspace():  # (no stripped copy of a long line)
                     continue
                 try:
                     record = json.loads(line)

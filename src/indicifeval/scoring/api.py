@@ -145,7 +145,9 @@ def pair_responses(
                 )
             missing += 1
         elif strip_reasoning:
-            text = split_reasoning(text).answer if (CLOSE_TAG in text or OPEN_TAG in text) else text
+            # (both tags end in "think>": one scan of a long answer where neither is)
+            if "think>" in text and (CLOSE_TAG in text or OPEN_TAG in text):
+                text = split_reasoning(text).answer
         pairs.append((row, text))
     return pairs, missing
 

@@ -49,6 +49,13 @@ def dumps_line(record: dict) -> str:
     return _encode(record) + "\n"
 
 
+def response_line(key: Any, language: str, subset: str, text: str | None) -> str:
+    """``dumps_line`` of the answer's record, its one long string escaped on its own (the
+    same bytes: tests/scoring check both on every kind of text)."""
+    return (f'{{"key": {_encode(key)}, "language": {_encode(language)}, "subset": {_encode(subset)}, '
+            f'"response": {_encode(text)}, "format_version": {RESPONSES_FORMAT}}}\n')
+
+
 def write_score_folder(result: ScoreResult, out: str | Path, overwrite: bool = False) -> Path:
     old = claim(out, "score", overwrite)
     folder = prepare(out)
@@ -70,8 +77,7 @@ def write_score_folder(result: ScoreResult, out: str | Path, overwrite: bool = F
         if result.responses is not None and result.rows is not None:
             with files.open(RESPONSES) as fh:
                 for row, text in zip(result.rows, result.responses):
-                    fh.write(dumps_line({"key": row.key, "language": row.language, "subset": row.subset,
-                                         "response": text, "format_version": RESPONSES_FORMAT}))
+                    fh.write(response_line(row.key, row.language, row.subset, text))
         write_scores(files, result)
         manifest["files"] = sorted({*files.names, MANIFEST})
         files.write_text(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")

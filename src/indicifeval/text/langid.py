@@ -372,3 +372,10 @@ def _cld2_ranking(text: str, candidates: tuple[str, ...]) -> list[str]:
 def identify_language(text: str, is_nfc: bool = False) -> str | None:
     return identify(text, is_nfc).language
 
+
+def script_candidates(text_nfc: str) -> tuple[str, ...]:
+    """The languages ``identify`` chooses among for an NFC text (those of its dominant script):
+    its answer is one of them, or None where there are none."""
+    script = dominant_script(text_nfc)
+    return () if script is None else _languages_by_script().get(script, ())
+

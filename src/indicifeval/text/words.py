@@ -23,12 +23,27 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
-def count_words(text: str) -> int:
-    return len(_WORD.findall(text))
+def count_words(text: str, memo: dict[str, int] | None = None) -> int:
+    return _counted(_WORD, text, memo)
 
 
-def count_words_ifeval(text: str) -> int:
-    return len(_IFEVAL_WORD.findall(text))
+def count_words_ifeval(text: str, memo: dict[str, int] | None = None) -> int:
+    return _counted(_IFEVAL_WORD, text, memo)
+
+
+def _counted(pattern: regex.Pattern, text: str, memo: dict[str, int] | None) -> int:
+    """Matches of ``pattern``, which never spans a newline: with ``memo`` (counts of lines
+    already seen), a sum over lines, so a loose variant, which drops a line or two of its
+    response, counts only the lines it changed."""
+    if memo is None or "\n" not in text:
+        return len(pattern.findall(text))
+    total = 0
+    for line in text.split("\n"):
+        n = memo.get(line)
+        if n is None:
+            n = memo[line] = len(pattern.findall(line))
+        total += n
+    return total
 
 
 # --- the authors' scorer: indic-nlp `trivial_tokenize`, then a filter -------------------------
