@@ -36,11 +36,13 @@ def _wait(port: int, proc: subprocess.Popen) -> None:
 
 def measure(url: str, concurrency: int, n: int) -> float:
     from indicifeval.runs.backends.openai_http import OpenAIBackend
-    from indicifeval.runs.requests import GenerationConfig, GenerationRequest
+    from indicifeval.runs.backends.options import OpenAIOptions
+    from indicifeval.runs.requests import GenerationRequest, SamplingSettings
 
-    backend = OpenAIBackend(GenerationConfig(model="bench", backend="openai", max_tokens=64), base_url=url,
-                            concurrency=concurrency, timeout_s=30)
-    requests = [GenerationRequest(f"r{i}", [{"role": "user", "content": f"prompt number {i} " * 20}]) for i in range(n)]
+    backend = OpenAIBackend("bench", OpenAIOptions(base_url=url, concurrency=concurrency, timeout_s=30))
+    settings = SamplingSettings(max_tokens=64)
+    requests = [GenerationRequest(f"r{i}", [{"role": "user", "content": f"prompt number {i} " * 20}], settings)
+                for i in range(n)]
     done = []
     start = time.perf_counter()
     backend.generate(requests, done.append)
