@@ -6,16 +6,19 @@ from collections import defaultdict
 
 import pytest
 
-from indicifeval.checkers import INSTRUCTION_IDS
+from indicifeval.checkers import INSTRUCTION_IDS, REGISTRY, available_ids
+from indicifeval.core.errors import InputError
 from indicifeval.dataset import load_responses, load_rows
-from indicifeval.languages import list_languages
+from indicifeval.languages import get_profile, list_languages
 from indicifeval.scoring.api import score
 from tests.conftest import FIXTURES
+
+SAMPLES = ("sample", "sample-beyond")  # (the second: the instructions beyond the paper, fixed mode only)
 
 
 @pytest.fixture(scope="module")
 def fixed_scores():
-    return {s.key: s for s in score("sample", "sample").scores}
+    return {s.key: s for name in SAMPLES for s in score(name, name).scores}
 
 
 def _expected():
@@ -31,19 +34,27 @@ def _expected():
 def test_every_language_and_instruction_is_covered():
     rows = load_rows("sample")
     ids_by_lang = defaultdict(set)
+    beyond_by_lang = defaultdict(set)
     for r in rows:
         ids_by_lang[r.language].update(r.instruction_id_list)
+    for r in load_rows("sample-beyond"):
+        beyond_by_lang[r.language].update(r.instruction_id_list)
     assert set(ids_by_lang) == set(list_languages())
+    paper_ids = {iid for iid in INSTRUCTION_IDS if not REGISTRY[iid].fixed_only}  # (it is scored in paper mode too)
     for lang, ids in ids_by_lang.items():
-        assert ids == set(INSTRUCTION_IDS), (lang, set(INSTRUCTION_IDS) - ids)
+        assert ids == paper_ids, (lang, paper_ids - ids)
+        # the instructions beyond the paper, in rows tagged "beyond" (fixed mode only)
+        beyond = set(available_ids(get_profile(lang))) - paper_ids
+        assert beyond and beyond <= beyond_by_lang[lang], (lang, beyond - beyond_by_lang[lang])
+        assert not beyond_by_lang[lang] - beyond - paper_ids
     subsets = {(r.language, r.subset) for r in rows}
     assert all((lang, "ground") in subsets for lang in list_languages() if lang != "en")
 
 
 def test_pass_and_fail_responses(fixed_scores):
     keys = set(fixed_scores)
-    assert keys == {r.key for r in load_rows("sample")}
-    assert all(load_responses("sample").lookup(r) for r in load_rows("sample"))
+    assert keys == {r.key for name in SAMPLES for r in load_rows(name)}
+    assert all(load_responses(name).lookup(r) for name in SAMPLES for r in load_rows(name))
     for key, s in fixed_scores.items():
         if key.endswith("-fail"):
             assert not s.prompt_strict, key
@@ -59,7 +70,9 @@ def test_verdicts_match_hand_checked_expectations(fixed_scores):
     assert not wrong, wrong[:5]
 
 
-def test_paper_mode_scores_the_sample():
+def test_paper_mode_scores_the_sample_and_refuses_the_rows_beyond_the_paper():
+    with pytest.raises(InputError, match=r"-beyond-01-pass.*is not one of the paper's instructions.*--scoring fixed"):
+        score("sample-beyond", "sample-beyond", scoring="paper")
     result = score("sample", "sample", scoring="paper")
     assert result.summary["scoring"] == "paper"
     assert all("checker error" not in e for s in result.scores for e in s.explanations)

@@ -7,7 +7,7 @@ import unicodedata
 
 import pytest
 
-from indicifeval.checkers import INSTRUCTION_IDS, REGISTRY
+from indicifeval.checkers import REGISTRY, available_ids
 from indicifeval.checkers.describe import placeholders
 from indicifeval.checkers.registry import RELATIONS
 from indicifeval.languages import get_profile, list_languages, reload_profiles, script_ranges, world_languages
@@ -80,7 +80,7 @@ def _letters(text: str) -> str:
 def check_templates(code: str, templates: dict):
     """A template for every id; its placeholders are exactly the kwargs a description names (all
     but the request that repeat_prompt copies); variants only drop optional kwargs."""
-    odd = sorted(set(INSTRUCTION_IDS) ^ set(templates))
+    odd = sorted(set(available_ids(get_profile(code))) ^ set(templates))
     assert not odd, f"{code}: templates for {odd} missing or unknown"
     for iid, variants in templates.items():
         variants = [variants] if isinstance(variants, str) else variants

@@ -1,4 +1,5 @@
-"""The 25 IFEval instruction checkers, registered by id. Importing this package registers them."""
+"""The 25 IFEval instruction checkers, and the 8 beyond the paper (numerals, units, romanised
+answers), registered by id. Importing this package registers them."""
 
 from indicifeval.checkers import (  # noqa: F401  (imported for registration)
     case,
@@ -8,11 +9,14 @@ from indicifeval.checkers import (  # noqa: F401  (imported for registration)
     keywords,
     language,
     length,
+    numerals,
     punctuation,
+    romanized,
     startend,
 )
 from indicifeval.checkers.describe import DescriptionError, render_description
 from indicifeval.checkers.instructions import (
+    available_ids,
     categories,
     category_of,
     compatible,
@@ -25,6 +29,7 @@ from indicifeval.checkers.instructions import (
 from indicifeval.checkers.registry import (
     CATEGORY_NAMES,
     KWARG_NAMES,
+    PAPER_CATEGORY_NAMES,
     REGISTRY,
     ROLES,
     Checker,
@@ -40,6 +45,7 @@ INSTRUCTION_IDS: tuple[str, ...] = tuple(sorted(REGISTRY))
 __all__ = [
     "CATEGORY_NAMES",
     "INSTRUCTION_IDS",
+    "PAPER_CATEGORY_NAMES",
     "KWARG_NAMES",
     "REGISTRY",
     "ROLES",
@@ -52,6 +58,7 @@ __all__ = [
     "Rules",
     "ScoringMode",
     "TextView",
+    "available_ids",
     "categories",
     "category_of",
     "clean_kwargs",

@@ -33,6 +33,13 @@ def categories() -> dict[str, tuple[str, ...]]:
     return {name: tuple(ids) for name, ids in table.items() if ids}
 
 
+def available_ids(profile) -> tuple[str, ...]:
+    """The instructions a language's rows may ask for in fixed mode: the 25, and those beyond
+    the paper whose data its profile has (numerals, units, romanised words)."""
+    return tuple(sorted(iid for iid, spec in REGISTRY.items()
+                        if spec.requires is None or spec.requires(profile) is None))
+
+
 # -- kwargs for a translation plan --------------------------------------------------------------
 def kwarg_role(instruction_id: str, name: str) -> Role:
     role = _spec(instruction_id).param(name).role

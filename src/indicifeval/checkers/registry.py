@@ -28,8 +28,10 @@ Kind = Literal["int", "str", "strlist", "relation", "language"]
 Role = Literal["lexical", "letter", "copy_of_prompt", "number", "relation", "language_code"]
 ROLES: tuple[str, ...] = get_args(Role)
 _ROLE_OF_KIND = {"int": "number", "relation": "relation", "language": "language_code"}
-# The paper's five categories (Table 3), in its order.
-CATEGORY_NAMES = ("English", "Keyword", "Format", "Length", "Language")
+# The paper's five categories (Table 3), in its order, then those of the instructions it
+# leaves to future work (scored in fixed mode only).
+PAPER_CATEGORY_NAMES = ("English", "Keyword", "Format", "Length", "Language")
+CATEGORY_NAMES = (*PAPER_CATEGORY_NAMES, "Numerals and units", "Script")
 # (seeded rng, language profile, the kwargs drawn so far) -> a value
 Sampler = Callable[[random.Random, LanguageProfile, dict], Any]
 
@@ -133,12 +135,23 @@ class Checker:
     table_row: int = 0  # its row in Table 3, which lists the ids in this order
     # Instructions it cannot sensibly be asked with (made symmetric by checkers.instructions).
     conflicts: tuple[str, ...] | AllBut = ()
+    # Beyond the paper: not in paper mode, and only where the language's profile has the data
+    # (``requires`` says what is missing, or None).
+    fixed_only: bool = False
+    requires: Callable[[LanguageProfile], str | None] | None = None
     param_names: frozenset[str] = field(init=False)
 
     def __post_init__(self):
         object.__setattr__(self, "param_names", frozenset(p.name for p in self.params))
         if self.category not in CATEGORY_NAMES:
             raise ValueError(f"{self.id}: category must be one of {', '.join(CATEGORY_NAMES)}, got {self.category!r}")
+
+    def unavailable(self, profile: LanguageProfile, paper: bool) -> str | None:
+        """Why a row of this language cannot ask for it in this mode, or None."""
+        if paper and self.fixed_only:
+            return (f"{self.id} is not one of the paper's instructions: score it with --scoring fixed, or leave "
+                    f"such rows out (e.g. --tags not:beyond)")
+        return self.requires(profile) if self.requires is not None else None
 
     @property
     def family(self) -> str:
@@ -161,12 +174,14 @@ def checker(
     table_row: int,
     conflicts: tuple[str, ...] | AllBut = (),
     paper_fixup=None,
+    fixed_only: bool = False,
+    requires: Callable[[LanguageProfile], str | None] | None = None,
 ) -> Callable[[CheckFn], CheckFn]:
     def register(fn: CheckFn) -> CheckFn:
         if instruction_id in REGISTRY:
             raise RuntimeError(f"instruction {instruction_id} registered twice")
         REGISTRY[instruction_id] = Checker(
-            instruction_id, fn, tuple(params), paper_fixup, category, table_row, conflicts
+            instruction_id, fn, tuple(params), paper_fixup, category, table_row, conflicts, fixed_only, requires
         )
         return fn
 

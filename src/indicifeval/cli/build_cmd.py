@@ -81,7 +81,8 @@ def _register_trans(verbs: argparse._SubParsersAction) -> None:
                          "(--until pretranslate, edit, run again).")
     t.add_argument("folder", help="the build folder (one per language)")
     t.add_argument("--lang", required=True, help="the target language (a profile code, e.g. hi)")
-    t.add_argument("--source", default="hub", help="the English rows: 'hub' (the en split), a local copy of the "
+    t.add_argument("--source", default="hub", help="the English rows: 'hub' (the en split), 'beyond' (the "
+                   "bundled English prompts for the numbers/units/romanised instructions), a local copy of the "
                    "hub's layout, or a JSONL/JSON/Parquet file")
     t.add_argument("--backend", "--engine", dest="engine", required=True, choices=ENGINES, help="the translator "
                    "(--engine is the same flag, the name it had before; mock: --mock-answers "

@@ -88,7 +88,7 @@ def _profile_file(spec: str) -> Path:
 
 def check(spec: str, sample: Path | None) -> int:
     """Every finding on one line, then a count; 1 when there is an error."""
-    from indicifeval.checkers import INSTRUCTION_IDS
+    from indicifeval.checkers import available_ids
     from indicifeval.core.errors import InputError
     from indicifeval.languages import get_profile, list_languages, world_languages
     from indicifeval.languages.check import Finding, check_profile, check_schema
@@ -113,7 +113,7 @@ def check(spec: str, sample: Path | None) -> int:
                 others = {c: get_profile(c) for c in list_languages() if c != profile.code}
                 world = {c: info for c, info in world_languages().items() if c != profile.code}
                 templates = profile.instruction_texts.templates if profile.instruction_texts else {}
-                findings += check_profile(profile, others, world, INSTRUCTION_IDS, templates)
+                findings += check_profile(profile, others, world, available_ids(profile), templates)
                 findings += check_identification(profile, world)
                 findings += check_own_texts(profile)
                 if sample is not None:

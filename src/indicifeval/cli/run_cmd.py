@@ -26,12 +26,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--overwrite", action="store_true", help="use a non-empty --out that `run` did not make")
     data = p.add_argument_group("data")
     data.add_argument("--data", default="hub", help="'hub' (ai4bharat/IndicIFEval), a local folder in the hub's "
-                      "parquet layout, a JSONL/JSON/Parquet file, or 'sample'")
+                      "parquet layout, a JSONL/JSON/Parquet file, 'sample' or 'sample-beyond'")
     data.add_argument("--revision", help="hub revision (commit) to pin; recorded in the manifest")
     data.add_argument("--subsets", default="trans,ground", help="trans, ground or both")
     data.add_argument("--languages", default="all", help="'all' (14 Indic + en where present) or e.g. hi,bn")
-    data.add_argument("--tags", default="", help="keep rows with all these tags, e.g. correct,parallel (default: "
-                      "all rows)")
+    data.add_argument("--tags", default="", help="keep rows with all these tags (not:TAG: without it), e.g. "
+                      "correct,parallel or not:beyond (default: all rows)")
     data.add_argument("--limit", type=int, help="first N rows of each language and subset (default: all)")
     gen = p.add_argument_group("generation")
     gen.add_argument("--thinking", choices=["on", "off"], help="switch reasoning on/off where the model supports it")

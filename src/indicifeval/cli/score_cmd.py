@@ -17,16 +17,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and answers scored and a manifest of the inputs to --out.",
     )
     p.add_argument("--data", help="rows: JSONL, JSON array or Parquet (a file, or a folder such as a local copy of "
-                   "the hub's parquet layout), 'hub', or 'sample'")
+                   "the hub's parquet layout), 'hub', 'sample', or 'sample-beyond' (the sample's rows for the "
+                   "numbers/units/romanised instructions, fixed mode only)")
     p.add_argument("--run", help="re-score a run folder (from `indicifeval run`) instead; no generation")
     p.add_argument("--responses", help="responses: {key, response} JSONL, IFEval {prompt, response}, lm-eval "
-                   "--log_samples files (or their output folder), or 'sample' (the default with --data sample)")
+                   "--log_samples files (or their output folder), or 'sample' (the default with --data sample or "
+                   "sample-beyond)")
     p.add_argument("--language", help="language of rows that carry none (a row that says another is an error)")
     p.add_argument("--subset", choices=subset_names(), help="subset of rows that carry none (otherwise trans)")
     p.add_argument("--languages", default="all", help="keep only these languages, e.g. hi,bn")
     p.add_argument("--subsets", default="trans,ground", help="keep only these subsets")
     p.add_argument("--tags", default="",
-                   help="keep rows with all these tags, e.g. correct,parallel (default: all rows)")
+                   help="keep rows with all these tags (not:TAG: without it), e.g. correct,parallel or "
+                        "not:beyond (default: all rows)")
     p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed",
                    help="fixed: corrected semantics; paper: the authors' published scorer")
     p.add_argument("--out", help="output folder (with --run: default the run folder, where each mode's scores are "
@@ -51,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.data or not args.out:
         print_error("--data and --out are required (or --run FOLDER)")
         return 2
-    responses = args.responses or ("sample" if args.data == "sample" else None)
+    responses = args.responses or (args.data if args.data in ("sample", "sample-beyond") else None)
     if responses is None:
         print_error("--responses is required (except with --data sample)")
         return 2

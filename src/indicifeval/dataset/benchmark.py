@@ -18,7 +18,7 @@ from typing import Any
 from indicifeval.checkers import SUBSETS
 from indicifeval.core.errors import InputError
 from indicifeval.dataset.hub import rows_from_hub
-from indicifeval.dataset.rows import SAMPLE, Row, load_rows
+from indicifeval.dataset.rows import SAMPLES, Row, load_rows
 from indicifeval.languages import UnknownLanguageError, composition, get_profile
 
 HUB = "hub"
@@ -86,10 +86,11 @@ def load_dataset(
     if source_str == HUB:
         info.update(repo=repo, revision=revision or "main")
         rows = rows_from_hub(repo, revision, [(lang, s) for s in subset_list for lang in _split_names(s, langs)])
-    elif source_str == SAMPLE or Path(source_str).exists():
+    elif source_str in SAMPLES or Path(source_str).exists():
         rows = load_rows(source_str, language, subset, splits=(subset_list, langs), defaults=defaults)
     else:
-        raise InputError("no such file or folder (use 'hub', 'sample', a file or a folder)", source_str)
+        raise InputError("no such file or folder (use 'hub', 'sample', 'sample-beyond', a file or a folder)",
+                         source_str)
     rows = select(rows, subset_list, langs, tags, limit)
     if not rows:
         raise InputError("no rows left after choosing subsets, languages and tags", source_str)
@@ -107,11 +108,15 @@ def parse_subsets(subsets: str | Iterable[str] | None) -> list[str]:
     return subset_list or list(SUBSETS)
 
 
+NOT_TAG = "not:"  # --tags not:beyond: rows without the tag
+
+
 def select(rows: list[Row], subsets: Iterable[str] | None = None, languages: Iterable[str] | None = None,
            tags: Iterable[str] | None = None, limit: int | None = None) -> list[Row]:
-    """The rows of the chosen subsets and languages that carry every tag, the first ``limit``
-    of each language and subset."""
-    wanted_tags = set(tags or ())
+    """The rows of the chosen subsets and languages that carry every tag (and none written
+    ``not:tag``), the first ``limit`` of each language and subset."""
+    wanted_tags = {t for t in tags or () if not t.startswith(NOT_TAG)}
+    unwanted_tags = {t.removeprefix(NOT_TAG) for t in tags or () if t.startswith(NOT_TAG)}
     wanted_subsets = None if subsets is None else set(subsets)
     wanted_langs = None if languages is None else set(languages)
     out: list[Row] = []
@@ -121,7 +126,7 @@ def select(rows: list[Row], subsets: Iterable[str] | None = None, languages: Ite
             continue
         if wanted_langs is not None and row.language not in wanted_langs:
             continue
-        if wanted_tags and not wanted_tags <= set(row.tags):
+        if (wanted_tags and not wanted_tags <= set(row.tags)) or (unwanted_tags and unwanted_tags & set(row.tags)):
             continue
         split = (row.language, row.subset)
         per_split[split] = per_split.get(split, 0) + 1

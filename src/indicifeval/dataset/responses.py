@@ -23,7 +23,7 @@ from typing import Any
 from indicifeval.core.errors import InputError, Source
 from indicifeval.core.safe_text import sanitize_value
 from indicifeval.dataset.readers import is_data_file, read_records
-from indicifeval.dataset.rows import SAMPLE, check_key, found_fields, sample_path
+from indicifeval.dataset.rows import SAMPLES, check_key, found_fields, sample_path
 from indicifeval.records import Row, RowId
 
 _LM_EVAL_TASK = re.compile(r"indicifeval_(trans|ground)_([a-z]{2,3})")
@@ -99,7 +99,7 @@ def _response_files(path: Path) -> list[Path]:
 
 def _records(source: str | Path | Iterable[dict] | Mapping[Any, str]):
     if isinstance(source, (str, Path)):
-        paths = sample_path("responses") if str(source) == SAMPLE else _response_files(Path(source))
+        paths = sample_path("responses", str(source)) if str(source) in SAMPLES else _response_files(Path(source))
         for p in paths:
             yield from read_records(p)
         return

@@ -20,7 +20,9 @@ from indicifeval.dataset.readers import read_records
 from indicifeval.languages import UnknownLanguageError, get_profile
 from indicifeval.records import Row, RowId
 
-SAMPLE = "sample"
+SAMPLE = "sample"  # the bundled sample: the paper's instructions, scored in either mode
+SAMPLE_BEYOND = "sample-beyond"  # its rows for the instructions beyond the paper (fixed mode only)
+SAMPLES = (SAMPLE, SAMPLE_BEYOND)
 REQUIRED = ("key", "prompt", "instruction_id_list", "kwargs")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 
@@ -42,10 +44,14 @@ def found_fields(record: dict) -> str:
     return f"found fields: {names}" if names else "the object is empty"
 
 
-def sample_path(kind: str) -> list[Path]:
-    """The bundled sample's files of one kind ("rows" or "responses"), one pair per language."""
+def sample_path(kind: str, name: str = SAMPLE) -> list[Path]:
+    """The bundled sample's files of one kind ("rows" or "responses"), one pair per language:
+    ``sample``'s (hi.rows.jsonl) or ``sample-beyond``'s (hi.beyond.rows.jsonl)."""
     folder = Path(str(resources.files("indicifeval.sample")))
-    return sorted(folder.glob(f"*.{kind}.jsonl"))
+    beyond = folder.glob(f"*.beyond.{kind}.jsonl")
+    if name == SAMPLE_BEYOND:
+        return sorted(beyond)
+    return sorted(set(folder.glob(f"*.{kind}.jsonl")) - set(beyond))
 
 
 def _own_value(record: dict, name: str, source: Source, layout: str | None, given: str | None,
@@ -121,8 +127,8 @@ def _records(data: str | Path | Iterable[dict], splits: Splits | None = None):
     """(source, record, layout) from a path, the sample or row dicts; ``splits`` (subsets,
     languages) skips other split files of a hub layout unread."""
     if isinstance(data, (str, Path)):
-        if str(data) == SAMPLE:
-            for path in sample_path("rows"):
+        if str(data) in SAMPLES:
+            for path in sample_path("rows", str(data)):
                 for source, record in read_records(path):
                     yield source, record, None
             return

@@ -15,6 +15,14 @@ from pathlib import Path
 from typing import Literal
 
 from indicifeval.core.errors import IndicIFEvalError, InputError
+from indicifeval.languages.numerals import (
+    Numerals,
+    Romanized,
+    Units,
+    numerals_from_json,
+    romanized_from_json,
+    units_from_json,
+)
 
 
 class UnknownLanguageError(IndicIFEvalError, KeyError):
@@ -95,6 +103,10 @@ class LanguageProfile:
     number_words: dict[int, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
     ordinal_words: dict[int, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
     instruction_texts: InstructionTexts | None = field(default=None, hash=False, compare=False)
+    # the instructions beyond the paper: digits and number words, unit words, romanised words
+    numerals: Numerals | None = field(default=None, hash=False, compare=False)
+    units: Units | None = field(default=None, hash=False, compare=False)
+    romanized: Romanized | None = field(default=None, hash=False, compare=False)
     source: str = field(default="", hash=False, compare=False)  # the JSON file it was read from
 
     @property
@@ -202,6 +214,9 @@ def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
         number_words=_numbered(defaults.get("number_words")),
         ordinal_words=_numbered(defaults.get("ordinal_words")),
         instruction_texts=_texts_from_json(data.get("instructions")),
+        numerals=numerals_from_json(data.get("numerals")),
+        units=units_from_json(data.get("units")),
+        romanized=romanized_from_json(data.get("romanized")),
         source=source,
         paper=PaperQuirks(
             constrained_responses_trans=tuple(paper["constrained_responses_trans"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from indicifeval._version import __version__
 from indicifeval.checkers import REGISTRY, Draw, KwargError, ScoringMode, TextView, get_rules, resolve_args
+from indicifeval.core.errors import InputError
 from indicifeval.dataset import Row
 from indicifeval.records import RowScore
 from indicifeval.text.variants import LOOSE_CUTS
@@ -20,6 +21,12 @@ def resolve_row(row: Row, mode: ScoringMode) -> list[dict]:
     rules = get_rules(row.language, row.subset, mode)
     out = []
     for index, (iid, kwargs) in enumerate(zip(row.instruction_id_list, row.kwargs)):
+        why = REGISTRY[iid].unavailable(rules.profile, rules.paper)
+        if why is not None:
+            where = f"{row.language}/{row.subset} key {row.key!r}"
+            if row.source is None:
+                raise InputError(f"{where}: {why}", field=f"instruction_id_list[{index}]")
+            raise row.source.error(f"{why} (instruction {index + 1})", f"instruction_id_list[{index}]")
         try:
             out.append(resolve_args(iid, kwargs, rules, Draw(row.key, index)))
         except KwargError as exc:

@@ -13,6 +13,7 @@ import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 
+from indicifeval.builder.trans.beyond import value_words
 from indicifeval.checkers.instructions import kwarg_role, lexical_kwargs
 from indicifeval.core.errors import InputError
 from indicifeval.core.jsonl import read_jsonl, write_jsonl
@@ -55,6 +56,13 @@ def collect(rows: Iterable[Row], profile: LanguageProfile) -> dict[tuple[str, st
                                                                              else "profile"))
                     if row.key not in entry.rows:
                         entry.rows.append(row.key)
+        for start, end in value_words(row):  # unit and lakh/million words (builder.trans.beyond)
+            phrase = row.prompt[start:end].lower()
+            role, translation = ("keep", phrase) if keep else ("translate", None)
+            entry = table.setdefault((phrase, role), TranslationItem(phrase, role, translation,
+                                                                     None if role == "translate" else "profile"))
+            if row.key not in entry.rows:
+                entry.rows.append(row.key)
     return table
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from indicifeval.builder.stages import (
     require_rows,
     run_pipeline,
 )
+from indicifeval.builder.trans import beyond
 from indicifeval.builder.trans import stages as trans_stages
 from indicifeval.builder.trans.engines import (
     CHAT_ENGINES,
@@ -116,6 +118,8 @@ def _source_file(build: BuildFolder, source: str | Path) -> Path:
     """The English rows as a file: a JSONL/JSON/Parquet file as it is; the hub or a local copy
     of its layout read once into the build folder (so later runs see the same input)."""
     path = Path(str(source))
+    if str(source) == "beyond":  # the English prompts for the instructions beyond the paper
+        return Path(str(resources.files("indicifeval.builder.trans").joinpath(beyond.SOURCE)))
     if str(source) != "hub" and path.is_file():
         return path
     dataset = load_dataset("trans", "en", source)

@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from indicifeval.builder.trans.beyond import kept_numbers, value_words
 from indicifeval.checkers.instructions import copied_kwargs, kwarg_role, lexical_kwargs
 from indicifeval.languages import language_name
 from indicifeval.records import Row
@@ -146,7 +147,14 @@ def _lexical_spans(row: Row) -> tuple[list[Span], list[str]]:
                 spans.append(Span(start, end, "language", row.prompt[start:end], wanted))
     for m in _KEEP.finditer(row.prompt):
         spans.append(Span(m.start(), m.end(), "keep", m.group(0), m.group(0), True))
-    return spans, problems
+    return spans + _beyond_spans(row), problems
+
+
+
+def _beyond_spans(row: Row) -> list[Span]:
+    """What the instructions beyond the paper are about (builder.trans.beyond)."""
+    spans = [Span(a, b, "keep", row.prompt[a:b], row.prompt[a:b], True) for a, b in kept_numbers(row)]
+    return spans + [Span(a, b, "lexical", row.prompt[a:b], row.prompt[a:b].lower()) for a, b in value_words(row)]
 
 
 def _merge(spans: list[Span], problems: list[str]) -> list[Span]:

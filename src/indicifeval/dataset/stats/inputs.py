@@ -11,7 +11,7 @@ from pathlib import Path
 from indicifeval.core.errors import InputError
 from indicifeval.dataset.benchmark import HUB
 from indicifeval.dataset.hub_layout import is_hub_layout
-from indicifeval.dataset.rows import SAMPLE, _records, check_unique, parse_row
+from indicifeval.dataset.rows import SAMPLES, _records, check_unique, parse_row
 from indicifeval.dataset.validation.loading import build_folder_files, read_rows, release_files
 from indicifeval.records import Row
 
@@ -50,11 +50,11 @@ def load_input(data: str | Path, language: str | None = None, subset: str | None
     text = str(data)
     if text == HUB:
         return StatsInput(read_rows(HUB, language, subset), HUB, "hub", [])  # the hub: they select splits
-    if text != SAMPLE and not Path(data).exists():
+    if text not in SAMPLES and not Path(data).exists():
         raise InputError("no such file or folder (use 'sample', 'hub', a file or a folder)", text)
-    kind, source = ("sample" if text == SAMPLE else "rows"), None
+    kind, source = ("sample" if text in SAMPLES else "rows"), None
     files: list[Path | str] = [text]
-    if text != SAMPLE and Path(data).is_dir():
+    if text not in SAMPLES and Path(data).is_dir():
         folder = Path(data)
         built = build_folder_files(folder)
         release = release_files(folder) if built is None else None

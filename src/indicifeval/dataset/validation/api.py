@@ -10,7 +10,7 @@ from pathlib import Path
 
 from indicifeval.core.errors import InputError
 from indicifeval.core.jsonl import write_jsonl
-from indicifeval.dataset.validation import artefacts, formats, language, lexical, numbers, source
+from indicifeval.dataset.validation import artefacts, beyond, formats, language, lexical, numbers, source
 from indicifeval.dataset.validation.findings import CHECK_NAMES, CHECKS, SOURCE_CHECKS, Finding, counts
 from indicifeval.dataset.validation.loading import Data, RowReader, build_folder_files, read_source, row_reader
 from indicifeval.dataset.validation.prompt import Prompt
@@ -22,7 +22,7 @@ ROW_CHECKS: tuple[RowCheck, ...] = (
     lexical.repeat_prompt, lexical.constrained_options,
     formats.two_responses_separator, formats.json_mentioned, formats.bullet_example, formats.highlight_example,
     formats.title_example,
-    numbers.number_stated, numbers.relation_missing,
+    numbers.number_stated, numbers.relation_missing, beyond.beyond_stated,
     language.language_named, language.resp_lang, language.prompt_language,
     artefacts.leftover_placeholder, artefacts.doubled_punctuation, artefacts.bidi_control,
 )

@@ -40,6 +40,8 @@ CHECKS: tuple[Check, ...] = (
     Check("highlight_example", "a non-empty *highlight* example (or the word)"),
     Check("title_example", "a non-empty <<title>> example (or the words)"),
     Check("number_stated", "each number of the kwargs stated in digits or words"),
+    Check("beyond_stated", "an instruction beyond the paper defined for the language and stated (digits, system, "
+                           "units, Latin letters)"),
     Check("relation_missing", "a relation where the checker needs one"),
     Check("language_named", "the requested response language named in the prompt"),
     Check("resp_lang", "resp_lang agrees with the instructions"),

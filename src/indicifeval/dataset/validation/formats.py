@@ -50,6 +50,17 @@ def cue_words(language: str, instruction_id: str) -> frozenset[str]:
 
 
 FORMAT_IDS = (TWO, JSON, BULLETS, HIGHLIGHTS, TITLE)
+# The instructions beyond the paper (validation.beyond) are named by cue words the same way.
+BEYOND_IDS = ("numbers:native_digits", "numbers:ascii_digits", "numbers:spelled_out", "numbers:indian_system",
+              "numbers:international_system", "units:metric", "units:imperial", "language:romanized")
+_LATIN_CUES.update({
+    "numbers:native_digits": ("digit", "numeral"), "numbers:ascii_digits": ("0-9", "digit", "ascii"),
+    "numbers:spelled_out": ("spell", "in words"), "numbers:indian_system": ("lakh", "crore", "indian"),
+    "numbers:international_system": ("million", "billion", "international"),
+    "units:metric": ("metric", "kilomet", "kilogram"), "units:imperial": ("imperial", "mile", "pound"),
+    "language:romanized": ("latin", "roman", "english letters"),
+})
+CUED_IDS = FORMAT_IDS + BEYOND_IDS
 Cues = dict[tuple[str, str], frozenset[str]]
 # a cue must be rare in the prompts without the format, and much commoner in those with it
 _MIN_PROMPTS, _MAX_ELSEWHERE, _ENRICHMENT = 20, 0.02, 5.0
@@ -71,7 +82,7 @@ class CueCounts:
 
     def add(self, p: Prompt) -> None:
         language, ids, key = p.row.language, p.row.instruction_id_list, p.key
-        for iid in FORMAT_IDS:
+        for iid in CUED_IDS:
             mine = iid in ids
             self._prompts[language, iid, mine] = self._prompts.get((language, iid, mine), 0) + 1
             for cue in all_cues(language, iid):
@@ -86,7 +97,7 @@ class CueCounts:
         format, where there are enough prompts to tell (otherwise every cue word is kept)."""
         table: Cues = {}
         for language in dict.fromkeys(lang for lang, _, _ in self._prompts):
-            for iid in FORMAT_IDS:
+            for iid in CUED_IDS:
                 cues = all_cues(language, iid)
                 mine, other = self._prompts.get((language, iid, True), 0), self._prompts.get((language, iid, False), 0)
                 if not mine or other < _MIN_PROMPTS:

@@ -13,7 +13,7 @@ from indicifeval.core.errors import InputError
 from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.dataset.benchmark import HUB, load_dataset
 from indicifeval.dataset.hub_layout import is_hub_layout
-from indicifeval.dataset.rows import SAMPLE, _records, load_rows, parse_row
+from indicifeval.dataset.rows import SAMPLES, _records, load_rows, parse_row
 from indicifeval.records import Row
 from indicifeval.records.layout import BUILD_ROWS, RELEASE_HUB, RELEASE_INFO, RELEASE_ROWS
 
@@ -60,7 +60,7 @@ RowReader = Callable[[], Iterator[Row]]
 def row_reader(data: Data, language: str | None = None, subset: str | None = None) -> RowReader:
     """A way to read the rows as often as needed without holding them: a file or folder is read
     again line by line each time; rows in memory (and the hub's) are read once and kept."""
-    if isinstance(data, (str, Path)) and str(data) not in (HUB, SAMPLE):
+    if isinstance(data, (str, Path)) and str(data) not in (HUB, *SAMPLES):
         if not Path(data).exists():
             raise InputError("no such file or folder (use 'sample', 'hub', a file or a folder)", str(data))
         path = release_files(data) or data
@@ -89,7 +89,7 @@ def read_rows(data: Data, language: str | None = None, subset: str | None = None
         data = items
     elif str(data) == HUB:
         return load_dataset(source=HUB, language=language, subset=subset).rows
-    elif str(data) != SAMPLE and not Path(data).exists():
+    elif str(data) not in SAMPLES and not Path(data).exists():
         raise InputError("no such file or folder (use 'sample', 'hub', a file or a folder)", str(data))
     else:
         data = release_files(data) or data
@@ -108,6 +108,6 @@ def read_source(data: Data) -> list[Row]:
         if items and all(isinstance(r, Row) for r in items):
             return items
         data = items
-    elif not Path(data).exists() and str(data) != SAMPLE:
+    elif not Path(data).exists() and str(data) not in SAMPLES:
         raise InputError("no such file or folder", f"--source {data}")
     return load_rows(data, defaults=("en", "trans"))

@@ -1,0 +1,105 @@
+"""A profile's numerals, units and romanised words (``numerals``, ``units``, ``romanized`` in
+its JSON): the data the instructions beyond the paper read (``numbers:*``, ``units:*``,
+``language:romanized``). Symbols every language shares are in ``units.json``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+
+@dataclass(frozen=True)
+class Numerals:
+    digits: str  # the script's own digits 0-9 ("" where the language writes ASCII digits only)
+    words: dict[str, int]  # a number word, as the profile writes it -> its value
+    suffixes: tuple[str, ...]  # endings that keep a number word one (हज़ारों)
+    lakh_crore: frozenset[str]  # the Indian system's scale words
+    million_billion: frozenset[str]  # the international system's
+    after_number: frozenset[str] = frozenset()  # scale words with another sense (अरब: Arabia), only after a number
+
+
+@dataclass(frozen=True)
+class Units:
+    metric: frozenset[str]
+    imperial: frozenset[str]
+    after_number: frozenset[str] = frozenset()  # of these, the words with another sense (ग्राम: village)
+
+
+@dataclass(frozen=True)
+class Symbols:
+    metric: frozenset[str]
+    imperial: frozenset[str]
+    after_number: frozenset[str]  # unit words (case-folded) with another sense: units only after a number
+
+
+@dataclass(frozen=True)
+class Romanized:
+    words: frozenset[str]  # frequent words as typed in Latin letters (lower case)
+
+
+def _word_list(data: dict, key: str, where: str) -> tuple[str, ...]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(w, str) and w and not any(c.isspace() for c in w)
+                                               for w in value):
+        raise ValueError(f"{where}.{key} is a list of words (no spaces)")
+    return tuple(value)
+
+
+def numerals_from_json(data: dict | None) -> Numerals | None:
+    """(The text layer matches the words by the scorer's match key.)"""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ValueError("numerals is an object")
+    digits = data.get("digits", "")
+    if not isinstance(digits, str) or (digits and (len(digits) != 10 or not all(c.isdecimal() for c in digits)
+                                                   or [int(c) for c in digits] != list(range(10)))):
+        raise ValueError("numerals.digits is the ten digits 0-9 of the script, in order")
+    words: dict[str, int] = {}
+    raw = data.get("words", {})
+    if not isinstance(raw, dict):
+        raise ValueError('numerals.words is {"value": ["word", ...]}')
+    for value in raw:
+        if not value.isdigit():
+            raise ValueError(f"numerals.words: {value!r} is not a whole number")
+        for form in _word_list(raw, value, "numerals.words"):
+            words[form] = int(value)
+    return Numerals(digits, words, _word_list(data, "suffixes", "numerals"),
+                    frozenset(_word_list(data, "lakh_crore", "numerals")),
+                    frozenset(_word_list(data, "million_billion", "numerals")),
+                    frozenset(_word_list(data, "after_number", "numerals")))
+
+
+def units_from_json(data: dict | None) -> Units | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ValueError("units is an object")
+    units = Units(frozenset(_word_list(data, "metric", "units")), frozenset(_word_list(data, "imperial", "units")),
+                  frozenset(_word_list(data, "after_number", "units")))
+    stray = units.after_number - units.metric - units.imperial
+    if stray:
+        raise ValueError(f"units.after_number: {sorted(stray)[0]!r} is not one of the unit words")
+    return units
+
+
+def romanized_from_json(data: dict | None) -> Romanized | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ValueError("romanized is an object")
+    words = _word_list(data, "words", "romanized")
+    if not all(w.isascii() and w.isalpha() and w.islower() for w in words):
+        raise ValueError("romanized.words are lower-case Latin letters")
+    return Romanized(frozenset(words))
+
+
+@cache
+def unit_symbols() -> Symbols:
+    """The symbols every language shares (km, kg, °C; mi, lb, °F), as written (case matters:
+    mL and ml, but not M), and the unit words that count only after a number."""
+    data = json.loads(resources.files("indicifeval.languages").joinpath("units.json").read_text(encoding="utf-8"))
+    return Symbols(frozenset(data["metric"]), frozenset(data["imperial"]),
+                   frozenset(w.casefold() for w in data["after_number"]))

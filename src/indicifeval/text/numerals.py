@@ -1,0 +1,241 @@
+"""Numbers, units and romanised words in an answer, for the instructions beyond the paper.
+
+Rules (docs/scoring.md): a number written in digits is a run of decimal digits of any script
+with ``,`` (or the Arabic ``٬``) between digit groups and ``.`` (or ``٫``) before a decimal
+part; its groups are Indian (``12,34,567``: threes at the end, twos before), international
+(``1,234,567``), either (``12,345``) or neither (``1,2,3``, read as a list). A number word is a
+word of the profile's ``numerals.words``, or one of them followed by one of its
+``numerals.suffixes`` (हज़ारों). A unit is a unit word of the profile or of English (case-folded), or
+with one of those suffixes, or a symbol as written (units.json's ``km``, ``°C``, ``mi``, ``°F``,
+or a profile's unit that is not one word, ``कि.मी.``) right after a number (digits or a number
+word, with nothing but spaces or a hyphen between); a unit word with another sense (units.json's
+and a profile's ``after_number``: ``foot``, ``pound``, ``ग्राम``) counts only after a number too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import regex
+
+from indicifeval.languages import get_profile
+from indicifeval.languages.numerals import unit_symbols
+from indicifeval.languages.profile import on_reload
+
+_TOKEN = regex.compile(
+    r"(?P<num>\p{Nd}+(?:[,\u066c]\p{Nd}+)*(?:[.\u066b]\p{Nd}+)?)"
+    r"|(?P<word>[\p{L}\p{M}\u200c\u200d]+)"
+)
+_JOINERS = str.maketrans("", "", "\u200c\u200d")
+_WORD = regex.compile(r"[\p{L}\p{M}\u200c\u200d]+")
+_CURRENCY = regex.compile(r"(?:\p{Sc}|\bRs\.?|\bINR)[ \u00a0]?\Z")  # right before a number: an amount
+ASCII_DIGITS = "0123456789"
+_LONGEST = 18  # digits whose value is read; a longer run counts as 10**18
+
+
+@dataclass(frozen=True)
+class Number:
+    text: str  # as written
+    value: int  # its whole part (10**18 for a longer run of digits)
+    grouping: str  # "none", "indian", "international", "either", "neither"
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str  # as written
+    key: str  # case-folded, joiners removed
+    start: int
+    end: int
+
+
+def word_key(word: str) -> str:
+    return word.translate(_JOINERS).casefold()
+
+
+def _grouping(whole: str) -> str:
+    groups = whole.replace("\u066c", ",").split(",")
+    if len(groups) == 1:
+        return "none"
+    tail_ok = len(groups[-1]) == 3
+    indian = tail_ok and 1 <= len(groups[0]) <= 2 and all(len(g) == 2 for g in groups[1:-1])
+    international = tail_ok and 1 <= len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:-1])
+    if indian and international:
+        return "either"
+    return "indian" if indian else "international" if international else "neither"
+
+
+def tokens(text: str) -> tuple[list[Number], list[Word]]:
+    """The numbers in digits and the words of an NFC text, in order."""
+    numbers: list[Number] = []
+    words: list[Word] = []
+    for m in _TOKEN.finditer(text):
+        start, end = m.span()
+        if m.group("num") is not None:
+            written = m.group("num")
+            whole = regex.split(r"[.\u066b]", written, maxsplit=1)[0]
+            digits = whole.replace(",", "").replace("\u066c", "")
+            value = int(digits) if len(digits) <= _LONGEST else 10**_LONGEST  # (no quadratic conversion)
+            numbers.append(Number(written, value, _grouping(whole), start, end))
+        else:
+            w = m.group("word")
+            words.append(Word(w, word_key(w), start, end))
+    return numbers, words
+
+
+@cache
+def _number_words(language: str) -> tuple[dict[str, int], tuple[str, ...]]:
+    numerals = get_profile(language).numerals
+    if numerals is None:
+        return {}, ()
+    return {word_key(w): v for w, v in numerals.words.items()}, tuple(word_key(s) for s in numerals.suffixes)
+
+
+def number_word_value(key: str, language: str) -> int | None:
+    """The value of a number word of the language (its profile's words, with a suffix), or None."""
+    table, suffixes = _number_words(language)
+    value = table.get(key)
+    if value is not None:
+        return value
+    for suffix in suffixes:
+        if suffix and key.endswith(suffix) and len(key) > len(suffix):
+            value = table.get(key[: -len(suffix)])
+            if value is not None:
+                return value
+    return None
+
+
+@cache
+def scale_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(lakh/crore words, million/billion words): the language's and English's."""
+    out: list[set[str]] = [set(), set()]
+    for code in dict.fromkeys((language, "en")):
+        numerals = get_profile(code).numerals
+        if numerals is not None:
+            out[0] |= {word_key(w) for w in numerals.lakh_crore}
+            out[1] |= {word_key(w) for w in numerals.million_billion}
+    return frozenset(out[0]), frozenset(out[1])
+
+
+def _split_units(entries: frozenset[str]) -> tuple[set[str], set[str]]:
+    """A profile's unit entries as (words, symbols): an entry that is not one word token (कि.मी.,
+    km/h) is matched as written, like a shared symbol."""
+    words: set[str] = set()
+    symbols: set[str] = set()
+    for entry in entries:
+        (words if _WORD.fullmatch(entry) else symbols).add(entry)
+    return {word_key(w) for w in words}, symbols
+
+
+@dataclass(frozen=True)
+class _UnitTable:
+    words: dict[str, str]  # a unit word, as matched -> "metric" or "imperial"
+    after_number: frozenset[str]  # the words with another sense, units only after a number
+    symbol: regex.Pattern[str]  # a symbol right after a number (group s<i>: systems[i])
+    systems: tuple[str, ...]
+
+
+@cache
+def _units(language: str) -> _UnitTable:
+    """The language's and English's unit words, the shared symbols and the profile's own."""
+    words: dict[str, str] = {}
+    only_after = set(unit_symbols().after_number)
+    marks = {s: "metric" for s in unit_symbols().metric} | {s: "imperial" for s in unit_symbols().imperial}
+    for code in dict.fromkeys((language, "en")):
+        units = get_profile(code).units
+        if units is None:
+            continue
+        only_after |= {word_key(w) for w in units.after_number}
+        for system, entries in (("metric", units.metric), ("imperial", units.imperial)):
+            plain, symbols = _split_units(entries)
+            words |= dict.fromkeys(plain - words.keys(), system)
+            marks |= dict.fromkeys(symbols, system)
+    ordered = sorted(marks, key=len, reverse=True)  # longest first: km/h before km
+    alternation = "|".join(f"(?P<s{i}>{regex.escape(s)})" for i, s in enumerate(ordered))
+    pattern = regex.compile(rf"[ \t\u00a0-]*(?:{alternation})(?![\p{{L}}\p{{M}}\p{{Nd}}])")
+    return _UnitTable(words, frozenset(only_after), pattern, tuple(marks[s] for s in ordered))
+
+
+def unit_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(metric, imperial) unit words, the language's and English's, as matched."""
+    words = _units(language).words
+    return (frozenset(w for w, s in words.items() if s == "metric"),
+            frozenset(w for w, s in words.items() if s == "imperial"))
+
+
+def _unit_word(key: str, table: _UnitTable, language: str) -> str | None:
+    """The unit word a word is (itself, or less one of the profile's suffixes), or None."""
+    if key in table.words:
+        return key
+    for suffix in _number_words(language)[1]:
+        if suffix and key.endswith(suffix) and key[: -len(suffix)] in table.words:
+            return key[: -len(suffix)]
+    return None
+
+
+@cache
+def _scale_only_after(language: str) -> frozenset[str]:
+    numerals = get_profile(language).numerals
+    return frozenset(word_key(w) for w in numerals.after_number) if numerals is not None else frozenset()
+
+
+def scale_word(key: str, language: str) -> tuple[str, str] | None:
+    """("indian", stem) for a lakh/crore word, ("international", stem) for a million/billion
+    word (the language's or English's, alone or with one of the profile's suffixes: बिलियनने)."""
+    lakh_crore, million_billion = scale_words(language)
+    for stem in (key, *(key[: -len(s)] for s in _number_words(language)[1] if s and key.endswith(s))):
+        if stem in lakh_crore:
+            return "indian", stem
+        if stem in million_billion:
+            return "international", stem
+    return None
+
+
+def scales_in(text: str, language: str) -> list[tuple[str, str]]:
+    """(word as written, "indian" or "international") for every scale word of the text; one
+    with another sense (the profile's ``numerals.after_number``: अरब, Arabia) only after a number."""
+    numbers, words = tokens(text)
+    ends = {n.end for n in numbers} | {w.end for w in words if number_word_value(w.key, language) is not None}
+    only_after = _scale_only_after(language)
+    out = []
+    for w in words:
+        found = scale_word(w.key, language)
+        if found is not None and (found[1] not in only_after or _follows(text, w.start, ends)):
+            out.append((w.text, found[0]))
+    return out
+
+
+def _follows(text: str, start: int, ends: set[int]) -> bool:
+    """Whether only spaces or a hyphen stand between one of ``ends`` and ``start``."""
+    i = start
+    while i > 0 and text[i - 1] in " \t\u00a0-":
+        i -= 1
+    return i in ends
+
+
+for _table in (_number_words, scale_words, _units, _scale_only_after):
+    on_reload(_table.cache_clear)
+
+
+def units_in(text: str, language: str) -> list[tuple[str, str]]:
+    """(unit as written, "metric" or "imperial") for every unit of the text: a unit word (or one
+    with a suffix of the profile's), or a symbol right after a number (so is a unit word with
+    another sense: foot, pound, ग्राम)."""
+    numbers, words = tokens(text)
+    table = _units(language)
+    money = [n.end for n in numbers if _CURRENCY.search(text, max(0, n.start - 5), n.start)]  # $5m, ₹2 cr: amounts
+    number_ends = [n.end for n in numbers if n.end not in money]
+    number_ends += [w.end for w in words if number_word_value(w.key, language) is not None]
+    found: dict[int, tuple[str, str]] = {}
+    for end in number_ends:
+        m = table.symbol.match(text, end)
+        if m is not None and m.lastgroup is not None:
+            found[m.start(m.lastgroup)] = (m.group(m.lastgroup), table.systems[int(m.lastgroup[1:])])
+    ends = set(number_ends)
+    for w in words:
+        unit = None if w.start in found else _unit_word(w.key, table, language)
+        if unit is not None and (unit not in table.after_number or _follows(text, w.start, ends)):
+            found[w.start] = (w.text, table.words[unit])
+    return [found[start] for start in sorted(found)]
