@@ -71,7 +71,8 @@ def test_verdicts_match_hand_checked_expectations(fixed_scores):
 
 
 def test_paper_mode_scores_the_sample_and_refuses_the_rows_beyond_the_paper():
-    with pytest.raises(InputError, match=r"-beyond-01-pass.*is not one of the paper's instructions.*--scoring fixed"):
+    refused = r"as\.beyond\.rows\.jsonl, line 1.*is not one of the paper.s instructions.*--scoring fixed"
+    with pytest.raises(InputError, match=refused):
         score("sample-beyond", "sample-beyond", scoring="paper")
     result = score("sample", "sample", scoring="paper")
     assert result.summary["scoring"] == "paper"
