@@ -120,7 +120,7 @@ def test_the_paper_plan_fills_every_quota_and_keeps_the_mix_on_a_corpus_written_
 
 
 def test_shipped_plans_resolve_by_name_and_a_path_still_works(tmp_path):
-    assert plan_names() == ["default", "paper"]
+    assert plan_names() == ["beyond", "default", "paper"]
     assert load_plan("default") == Plan() == load_plan(None)
     paper = load_plan("paper")
     assert paper.context_required_share == 0.135 and paper.number_paragraphs == {1: 1}

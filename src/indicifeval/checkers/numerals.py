@@ -5,6 +5,7 @@ in each profile's ``numerals`` and ``units``."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 from indicifeval.checkers.registry import checker
 from indicifeval.checkers.rules import Rules, TextView
@@ -40,7 +41,7 @@ def _needs_units(profile: LanguageProfile) -> str | None:
     return None
 
 
-def _count(numbers: list) -> str:
+def _count(numbers: Sequence) -> str:
     return f"{len(numbers)} number{'' if len(numbers) == 1 else 's'}"
 
 

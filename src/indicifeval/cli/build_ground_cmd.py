@@ -35,8 +35,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.add_argument("--corpus-license", metavar="SPDX", help="the corpus's licence (e.g. CC-BY-SA-4.0 for FLORES): "
                    "recorded with the rows, and `build publish` licenses the dataset by it (a share-alike corpus "
                    "gives a share-alike dataset)")
-    g.add_argument("--plan", help="a shipped plan by name (default; paper: the released IndicIFEval mix) or a "
-                   "YAML or JSON plan file: contexts per constraint, lengths, seed, context-required share "
+    g.add_argument("--plan", help="a shipped plan by name (default; paper: the released IndicIFEval mix; "
+                   "beyond: numbers, units and romanised answers) or a YAML or JSON plan file: contexts per "
+                   "constraint, lengths, seed, context-required share "
                    "(default: default)")
     g.add_argument("--plan-scale", type=float, default=1.0, metavar="X", help="multiply every quota of the plan, "
                    "its mix kept (the paper plan is sized for a small corpus: --plan paper --plan-scale 3.75 asks "

@@ -15,7 +15,7 @@ and a profile's ``after_number``: ``foot``, ``pound``, ``ग्राम``) coun
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 import regex
 
@@ -67,8 +67,10 @@ def _grouping(whole: str) -> str:
     return "indian" if indian else "international" if international else "neither"
 
 
-def tokens(text: str) -> tuple[list[Number], list[Word]]:
-    """The numbers in digits and the words of an NFC text, in order."""
+@lru_cache(maxsize=16)
+def tokens(text: str) -> tuple[tuple[Number, ...], tuple[Word, ...]]:
+    """The numbers in digits and the words of an NFC text, in order. Kept for the last few
+    texts: a row's instructions, the scale words and the units all read the same answer's."""
     numbers: list[Number] = []
     words: list[Word] = []
     for m in _TOKEN.finditer(text):
@@ -82,7 +84,7 @@ def tokens(text: str) -> tuple[list[Number], list[Word]]:
         else:
             w = m.group("word")
             words.append(Word(w, word_key(w), start, end))
-    return numbers, words
+    return tuple(numbers), tuple(words)
 
 
 @cache
@@ -93,8 +95,11 @@ def _number_words(language: str) -> tuple[dict[str, int], tuple[str, ...]]:
     return {word_key(w): v for w, v in numerals.words.items()}, tuple(word_key(s) for s in numerals.suffixes)
 
 
+@lru_cache(maxsize=1 << 16)
 def number_word_value(key: str, language: str) -> int | None:
-    """The value of a number word of the language (its profile's words, with a suffix), or None."""
+    """The value of a number word of the language (its profile's words, with a suffix), or None.
+    Remembered per word: an answer's words repeat, and every suffix is tried for a word that
+    is none."""
     table, suffixes = _number_words(language)
     value = table.get(key)
     if value is not None:
@@ -215,7 +220,7 @@ def _follows(text: str, start: int, ends: set[int]) -> bool:
     return i in ends
 
 
-for _table in (_number_words, scale_words, _units, _scale_only_after):
+for _table in (_number_words, number_word_value, scale_words, _units, _scale_only_after):
     on_reload(_table.cache_clear)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval.builder.ground import stages as ground_stages
+from indicifeval.builder.ground.beyond import check_language
 from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.generate import TRANSPORTS, GenerateSpec
 from indicifeval.builder.ground.mining import stop_fingerprint
@@ -112,6 +113,7 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
         raise InputError("--top-k must be at least 1 and --skip-top at least 0", field="skip_top")
     chosen = scaled(load_plan(plan), plan_scale)  # checked now, before any work
     plan_file = plan_path(plan)
+    check_language(chosen.beyond, language, str(plan_file))
     model = generator.identity()  # and the backend's options
     build = BuildFolder(out).create(language, overwrite)
     folder = build.folder

@@ -13,6 +13,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from indicifeval.builder.ground.beyond import IDS as BEYOND_IDS
 from indicifeval.languages import get_profile
 from indicifeval.records import GenerationTask, MinedContext
 
@@ -44,11 +45,23 @@ def draw_style(seed: int, context_id: str, needs: bool | None = None) -> dict[st
     return pool[int(_unit(seed, "style", context_id) * len(pool))]
 
 
-def constraint_text(instruction_id: str, kwargs: dict[str, Any]) -> str:
+def constraint_text(instruction_id: str, kwargs: dict[str, Any], language: str | None = None) -> str:
+    """The constraint as the request states it. One beyond the paper names the language and its
+    digits, and quotes the profile's own wording of it, when it has one, so that the prompt
+    states it as the validator reads it (the paper's constraints are worded as they always were)."""
     values = dict(kwargs)
     if "forbidden_words" in values:
         values["forbidden_word"] = values["forbidden_words"][0]
-    return templates()["constraints"][instruction_id].format(**values)
+    data = templates()
+    if language is None or instruction_id not in BEYOND_IDS:
+        return data["constraints"][instruction_id].format(**values)
+    profile = get_profile(language)
+    numerals = profile.numerals
+    text = data["constraints"][instruction_id].format(language=profile.name,
+                                                      digits=numerals.digits if numerals else "0-9", **values)
+    wording = (profile.instruction_texts.templates.get(instruction_id) if profile.instruction_texts else None) or ()
+    return data["native_wording"].format(constraint=text, language=profile.name, wording=wording[0]) if wording \
+        else text
 
 
 def make_request(context: MinedContext, seed: int, needs_context: bool | None = None) -> GenerationTask:
@@ -57,7 +70,7 @@ def make_request(context: MinedContext, seed: int, needs_context: bool | None = 
     language = get_profile(context.language).name
     requirement = data["requirement_with_context" if style["context_required"] else "requirement_without_context"]
     user = data["user"].format(language=language, style=style["name"], requirement=requirement,
-                               constraint=constraint_text(context.instruction_id, context.kwargs),
+                               constraint=constraint_text(context.instruction_id, context.kwargs, context.language),
                                context=context.text)
     messages = [{"role": "system", "content": data["system"].format(language=language)},
                 {"role": "user", "content": user}]

@@ -5,9 +5,11 @@ counts the reasons), never repaired by guesswork.
 
 Checks: the reply is the JSON object asked for and not marked unsafe; the constraint's word is
 in the prompt verbatim (the scorer's whole-word matcher); the number is stated (digits of any
-script or the profile's number words); the context slot is there exactly when the style needs
-the context (and is then replaced by it); no meta-language; the prompt is in the target
-language (the project's language identification); and the validator finds no error."""
+script or the profile's number words); an instruction beyond the paper is stated (its row is
+tagged ``beyond``, as the sample's are, so ``--tags not:beyond`` leaves it out); the context
+slot is there exactly when the style needs the context (and is then replaced by it); no
+meta-language; the prompt is in the target language (the project's language identification);
+and the validator finds no error."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from typing import Any
 import regex
 
 from indicifeval.builder.ground.answers import parse_json_answer
+from indicifeval.builder.ground.beyond import IDS as BEYOND_IDS
+from indicifeval.builder.ground.beyond import TAG as BEYOND_TAG
 from indicifeval.builder.ground.requests import templates
 from indicifeval.builder.ground.select import instructions_of
 from indicifeval.dataset.validation import validate_rows
@@ -78,12 +82,13 @@ def build_row(task: GenerationTask, context: MinedContext, generation: Generatio
     if task.context_required:
         prompt = prompt.replace(slot, context.text)
     parts = instructions_of(task.instruction_id, task.kwargs)  # two for "S sentences in P paragraphs"
-    row = Row(key, prompt, tuple(i for i, _ in parts), tuple(k for _, k in parts), context.language, "ground",
-              (task.style,) if task.style else (), "src")
+    ids = tuple(i for i, _ in parts)
+    tags = ((task.style,) if task.style else ()) + ((BEYOND_TAG,) if any(i in BEYOND_IDS for i in ids) else ())
+    row = Row(key, prompt, ids, tuple(k for _, k in parts), context.language, "ground", tags, "src")
     findings = validate_rows([row])
     numbered = any(i in _NUMBER_OF for i, _ in parts)
-    for f in findings:
-        if f.is_error or (f.check == "number_stated" and numbered):
+    for f in findings:  # a constraint the prompt does not state is no constraint a model was given
+        if f.is_error or (f.check == "number_stated" and numbered) or f.check == "beyond_stated":
             return None, (f"validate {f.check}", f.message)
     return Candidate(row, AUTO_OK, (), tuple(f"validate {f.check}: {f.message}" for f in findings),
                      {**provenance, "context_id": context.id, "doc_id": context.doc_id, "shard": context.shard,

@@ -19,6 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from indicifeval.builder.ground import beyond
 from indicifeval.checkers.registry import REGISTRY
 from indicifeval.core.errors import InputError
 from indicifeval.core.settings_file import read_settings
@@ -26,7 +27,7 @@ from indicifeval.records import MinedContext, Row
 from indicifeval.scoring.engine import score_row
 
 CONSTRAINTS = ("keyword_frequency", "forbidden_word", "number_sentences", "number_paragraphs", "first_word",
-               "sentences_and_paragraphs")
+               "sentences_and_paragraphs", beyond.KIND)
 _SENTENCES, _PARAGRAPHS = "length_constraints:number_sentences", "length_constraints:number_paragraphs"
 COMBINED = f"{_SENTENCES}+{_PARAGRAPHS}"  # one constraint, two checkers: "exactly S sentences in P paragraphs"
 INSTRUCTION = {"keyword_frequency": "keywords:frequency", "forbidden_word": "keywords:forbidden_words",
@@ -63,13 +64,15 @@ class Plan:
     sentences_and_paragraphs: dict[tuple[int, int], int] = field(default_factory=dict)
     per_keyword: int = 2  # contexts per keyword at most, so many keywords are tested
     context_required_share: float = 0.1  # of the requests, the share whose style needs the context
+    # the instructions beyond the paper (numbers, units, romanised answers): contexts per id
+    beyond: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {k: ({_key(n): q for n, q in v.items()} if isinstance(v, dict) else v) for k, v in self.__dict__.items()}
 
 
 QUOTAS = ("keyword_frequency", "forbidden_word", "number_sentences", "number_paragraphs", "first_word",
-          "sentences_and_paragraphs")
+          "sentences_and_paragraphs", "beyond")
 
 
 def scaled(plan: Plan, factor: float) -> Plan:
@@ -115,6 +118,8 @@ def _setting(plan: Plan, name: str, value: Any, where: str) -> Any:
     default = getattr(plan, name)
     if name == "sentences_and_paragraphs":
         return _pairs(value, name, where)
+    if name == "beyond":
+        return beyond.quotas(value, name, where)
     if isinstance(default, dict):
         return _quota(value, name, where)
     if isinstance(default, float):
@@ -241,6 +246,8 @@ def _queries(plan: Plan) -> dict[tuple[str, Any], tuple[_Query, int]]:
     out["first_word", 0] = query("first_word", plan.first_word)
     for pair, q in plan.sentences_and_paragraphs.items():
         out["sentences_and_paragraphs", pair] = query("sentences_and_paragraphs", q, list(pair))
+    for iid, q in plan.beyond.items():
+        out[beyond.KIND, iid] = query(beyond.KIND, q, iid)
     return out
 
 
@@ -248,7 +255,8 @@ class _Offers:
     """The queries by what a record must have to be a candidate, so that each record is
     looked at once per kind, not once per query; each with its number as the plan wrote it."""
 
-    def __init__(self, queries: dict[tuple[str, Any], tuple[_Query, int]], plan: Plan, keywords: set[str]):
+    def __init__(self, queries: dict[tuple[str, Any], tuple[_Query, int]], plan: Plan, keywords: set[str],
+                 language: str):
         def of(kind: str) -> dict[Any, tuple[Any, _Query]]:
             return {n: (n, q) for (k, n), (q, _) in queries.items() if k == kind}
 
@@ -256,6 +264,8 @@ class _Offers:
         self.paragraphs, self.pairs = of("number_paragraphs"), of("sentences_and_paragraphs")
         self.forbidden, self.first = queries["forbidden_word", 0][0], queries["first_word", 0][0]
         self.min_count, self.keywords = plan.forbidden_min_count, keywords
+        self.beyond = {iid: q for iid, (_, q) in of(beyond.KIND).items() if queries[beyond.KIND, iid][1]}
+        self.sources = beyond.Sources(language, tuple(self.beyond)) if self.beyond else None
 
     def offer(self, record: dict) -> None:
         doc_json = _json(record["doc_id"])
@@ -289,6 +299,12 @@ class _Offers:
             pair, query = self.pairs[sentences, paragraphs]
             self._one(query, doc_json, record,
                       lambda: {"num_sentences": pair[0], "relation": "exactly", "num_paragraphs": pair[1]})
+        if self.sources is not None:  # a lower tier's places all come after a higher one's
+            for iid, tier in self.sources.tiers(record["text"]).items():
+                query = self.beyond[iid]
+                key = query.place.of(doc_json) - (tier << 256)
+                if query.wants(key):
+                    query.push(key, {}, record)
 
     @staticmethod
     def _one(query: _Query, doc_json: str, record: dict, kwargs: Callable[[], dict]) -> None:
@@ -301,7 +317,10 @@ def recheck(language: str, instruction_id: str, kwargs: dict, text: str, paragra
     """The context judged by the real checker, as a response would be (fixed mode). A forbidden
     word is checked the other way: its context must contain it (that is the temptation); the
     paragraph count with its paragraphs parted by the *** divider the prompt will ask for. A
-    combined constraint passes when every one of its checkers does."""
+    combined constraint passes when every one of its checkers does; an instruction beyond the
+    paper when the context holds what it acts on (``beyond.recheck``)."""
+    if instruction_id in beyond.SOURCES:
+        return beyond.recheck(language, instruction_id, text)
     if instruction_id == "keywords:forbidden_words":
         word = kwargs["forbidden_words"][0]
         row = Row("check", "", ("keywords:frequency",), ({"keyword": word, "frequency": 2, "relation": "at least"},),
@@ -322,8 +341,9 @@ def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords
     """The contexts the plan asks for, in the plan's order, each passing its checker. A second
     document with an id already seen is left out (and its id added to ``duplicates``)."""
     wanted = set(keywords)
+    beyond.check_language(plan.beyond, language)
     queries = _queries(plan)
-    offers = _Offers(queries, plan, wanted)
+    offers = _Offers(queries, plan, wanted, language)
     seen_ids: set[str] = set()
     for record in records:
         if record["doc_id"] in seen_ids:  # the first document with an id is the one (corpus order)
@@ -347,7 +367,7 @@ def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords
             word = kwargs.get("keyword") or (kwargs.get("forbidden_words") or [None])[0] or kwargs.get("first_word")
             if word is not None and per_keyword.get(word, 0) >= plan.per_keyword:
                 continue
-            iid = INSTRUCTION[kind]
+            iid = n if kind == beyond.KIND else INSTRUCTION[kind]
             ok, why = recheck(language, iid, kwargs, record["text"], record["paragraphs"])
             if not ok:
                 if rejected is not None:
@@ -360,7 +380,7 @@ def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords
                 per_keyword[word] = per_keyword.get(word, 0) + 1
             taken += 1
             features = {k: record[k] for k in ("chars", "paragraphs", "sentences", "first_word") if k in record}
-            label = _key(n).replace(" ", "")  # 3, or 4in2 for 4 sentences in 2 paragraphs
+            label = _key(n).replace(" ", "").split(":")[-1]  # 3, 4in2 (sentences in paragraphs), native_digits
             out.append(MinedContext(f"{language}-{kind}-{label}-{taken:03d}", language, record["doc_id"],
                                     record["text"], iid, kwargs, record["shard"],
                                     {**features, "check": why, "kind": kind}))

@@ -1,8 +1,9 @@
 """The instructions beyond the paper (numbers, units, romanised answers): the row's language
 must define them (an error: fixed-mode scoring stops on the row), and the prompt must state
 them, by showing what they ask for (a digit of the script, 1,00,000, a lakh or million word, a
-unit word) or by a word that the profile's own description of the instruction uses and no
-other does (formats.described). What is not stated is a warning, as for the formats."""
+unit word), by the profile's own description of the instruction as a whole (a Ground prompt
+often quotes it), or by a word that description uses and no other does (formats.described).
+What is not stated is a warning, as for the formats."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from indicifeval.dataset.validation.findings import ERROR, WARNING, Finding, fin
 from indicifeval.dataset.validation.formats import BEYOND_IDS, described
 from indicifeval.dataset.validation.lexical import instructions
 from indicifeval.dataset.validation.prompt import Prompt
+from indicifeval.text.normalize import match_key
 from indicifeval.text.numerals import scale_words, tokens, unit_words
 
 _WHAT = {
@@ -42,6 +44,12 @@ def _shown(p: Prompt, iid: str) -> bool:
     return False
 
 
+def _worded(p: Prompt, iid: str) -> bool:
+    """Whether the prompt contains the profile's description of the instruction, whole."""
+    texts = p.profile.instruction_texts
+    return texts is not None and any(match_key(t).strip() in p.key for t in texts.templates.get(iid, ()))
+
+
 def beyond_stated(p: Prompt) -> Iterator[Finding]:
     for index, iid, _ in instructions(p):
         if iid not in BEYOND_IDS:
@@ -49,6 +57,6 @@ def beyond_stated(p: Prompt) -> Iterator[Finding]:
         why = REGISTRY[iid].unavailable(p.profile, paper=False)
         if why is not None:
             yield finding(p.row, "beyond_stated", ERROR, why, None, index)
-        elif not _shown(p, iid) and not described(p, iid):
+        elif not _shown(p, iid) and not _worded(p, iid) and not described(p, iid):
             yield finding(p.row, "beyond_stated", WARNING,
                           f"the prompt neither shows nor names {_WHAT[iid]}", None, index)
