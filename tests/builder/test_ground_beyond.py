@@ -151,3 +151,21 @@ def test_the_real_corpus_gives_contexts_for_every_new_instruction(tmp_path, lang
     rows = load_rows(out / "ground" / "rows.jsonl")
     assert len(rows) == len(contexts)
     assert not [f for f in validate_rows(rows) if f.is_error or f.check == "beyond_stated"]
+
+
+def test_from_the_command_line_to_a_release_scored_in_fixed_mode_only(tmp_path, capsys):
+    corpus = numeric_corpus(tmp_path / "hi.jsonl", "hi")
+    build, release, run = tmp_path / "build", tmp_path / "release", tmp_path / "run"
+    assert main(["build", "ground", str(build), "--lang", "hi", "--corpus", str(corpus), "--plan", "beyond",
+                 "--backend", "mock", "--mock-answers", "fake:0", "--executor", "serial", "--quiet",
+                 "--corpus-license", "CC-BY-SA-4.0"]) == 0
+    assert main(["build", "finalize", str(build), "--out", str(release), "--accept-unreviewed"]) == 0
+    assert main(["build", "publish", str(release)]) == 0
+    assert main(["run", "--data", str(release / "hub"), "--backend", "mock", "--model", "echo", "--out", str(run),
+                 "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["score", "--run", str(run)]) == 0
+    assert "Numerals and units" in capsys.readouterr().out
+    assert main(["score", "--run", str(run), "--scoring", "paper", "--out", str(tmp_path / "paper")]) != 0
+    err = capsys.readouterr().err
+    assert "is not one of the paper's instructions" in err and "Traceback" not in err
