@@ -160,7 +160,7 @@ def measure_baseline(executor: str, sample: str) -> dict:
         return {"worker_mb": pool.submit(warm_worker, sample).result()}
 
 
-def _calls(folder: Path, stage: str) -> tuple[dict, dict]:
+def _calls(folder: Path, stage: str, plan: str = "default") -> tuple[dict, dict]:
     from indicifeval.builder.ground import stages
     from indicifeval.builder.ground.mining import stop_fingerprint
     from indicifeval.builder.ground.select import plan_path
@@ -170,10 +170,10 @@ def _calls(folder: Path, stage: str) -> tuple[dict, dict]:
                     "stop_words": stop_fingerprint("hi")}
     if stage == "features":
         return {"keywords": folder / stages.KEYWORDS}, {"language": "hi", "max_chars": 1000}
-    return {"plan": plan_path(None)}, {"language": "hi", "plan": "default"}
+    return {"plan": plan_path(plan)}, {"language": "hi", "plan": plan}
 
 
-def measure_stage(folder: str, corpus: str, stage: str, executor: str, workers: int) -> dict:
+def measure_stage(folder: str, corpus: str, stage: str, executor: str, workers: int, plan: str = "default") -> dict:
     from indicifeval.builder.executors import create_executor
     from indicifeval.builder.project import BuildFolder
     from indicifeval.builder.stages import run_stage
@@ -191,7 +191,7 @@ def measure_stage(folder: str, corpus: str, stage: str, executor: str, workers: 
             made.append(create_executor(executor, workers))
         return made[0]
 
-    inputs, params = _calls(Path(folder), stage)
+    inputs, params = _calls(Path(folder), stage, plan)
     cpu, wall = tree_cpu(), time.perf_counter()
     record = run_stage(build, "ground", stage, inputs=inputs, params=params, executor=factory,
                        sources={"corpus": corpus})
@@ -299,12 +299,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--shard-mb", type=float, default=64.0, help="the configured shard size (--shard-mb)")
     parser.add_argument("--keep", help="keep the corpora and build folders here")
+    parser.add_argument("--plan", default="default", help="the plan select runs (beyond: the instructions beyond the "
+                        "paper, whose contexts are judged by their checkers) (default: default)")
     parser.add_argument("--measure", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure:
         kind, *rest = args.measure
         out = (measure_floor(*rest) if kind == "floor" else measure_baseline(*rest) if kind == "baseline"
-               else measure_stage(rest[0], rest[1], kind, rest[2], int(rest[3])))
+               else measure_stage(rest[0], rest[1], kind, rest[2], int(rest[3]), rest[4]))
         print(json.dumps(out))
         return 0
     sizes = sorted({int(s) for s in args.sizes.split(",") if s} | ({1_000_000} if args.full else set()))
@@ -326,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict = {}
     floors: dict = {}
     shard_mb: dict = {}
-    print(f"corpus: {source}; {args.workers} workers; configured shard size {args.shard_mb:g} MB")
+    print(f"corpus: {source}; {args.workers} workers; configured shard size {args.shard_mb:g} MB; plan {args.plan}")
     print(f"{'documents':>10} {'stage':>9} {'executor':>10} {'CPU s':>8} {'wall s':>8} {'driver MB':>9} "
           f"{'worker MB':>9} {'floor s':>8} {'ratio':>7}")
     try:
@@ -344,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.copytree(ready, folder)
                 for stage in STAGES if executor == "serial" else STAGES[:2]:
                     r = results[n, stage, executor] = _run(stage, str(folder), str(corpus), executor,
-                                                           str(args.workers))
+                                                           str(args.workers), args.plan)
                     print(_row(n, stage, executor, r, floors[n]), flush=True)
             print(f"{n:>10,} {'floor':>9} {'':>10} {floors[n]['cpu_s']:>8.2f} {floors[n]['wall_s']:>8.2f} "
                   f"{floors[n]['driver_mb']:>9.0f}   ({size / 2**20:,.0f} MB of JSONL, {len(shards)} shards)")

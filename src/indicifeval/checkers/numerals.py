@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from indicifeval.checkers.registry import checker
 from indicifeval.checkers.rules import Rules, TextView
 from indicifeval.languages import LanguageProfile
-from indicifeval.text.numerals import ASCII_DIGITS, number_word_value, scales_in, tokens, units_in
+from indicifeval.text.numerals import ASCII_DIGITS, number_word_value, numbers_in, scales_in, tokens, units_in
 
 _NUMERALS = "Numerals and units"
 _SHOWN = 4  # numbers or words an explanation quotes
@@ -61,7 +61,7 @@ def native_digits(view: TextView, args: dict, rules: Rules):
     numerals = rules.profile.numerals
     assert numerals is not None
     own = set(numerals.digits)
-    numbers = tokens(view.nfc)[0]
+    numbers = numbers_in(view.nfc)
     if not numbers:
         return False, "no number written in digits"
     other = [n.text for n in numbers if not all(c in own or not c.isdecimal() for c in n.text)]
@@ -76,7 +76,7 @@ def native_digits(view: TextView, args: dict, rules: Rules):
 @checker("numbers:ascii_digits", category=_NUMERALS, table_row=27, fixed_only=True,
          conflicts=("numbers:native_digits", "numbers:spelled_out"))
 def ascii_digits(view: TextView, args: dict, rules: Rules):
-    numbers = tokens(view.nfc)[0]
+    numbers = numbers_in(view.nfc)
     if not numbers:
         return False, "no number written in digits"
     other = [n.text for n in numbers if not all(c in ASCII_DIGITS for c in n.text if c.isdecimal())]

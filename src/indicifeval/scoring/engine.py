@@ -44,6 +44,15 @@ def _run(fn, view: TextView, args: dict, rules) -> tuple[bool, str]:
         return False, f"checker error: {exc.__class__.__name__}: {exc}"
 
 
+def strict_verdicts(row: Row, text: str, mode: ScoringMode | str = ScoringMode.FIXED) -> list[tuple[bool, str]]:
+    """Each instruction's strict verdict on a non-empty text, and no loose variant: what a
+    corpus scan asks of every document (builder.ground.beyond), at a fraction of ``score_row``."""
+    mode = ScoringMode(mode)
+    rules = get_rules(row.language, row.subset, mode)
+    view = TextView(text, rules)
+    return [_run(REGISTRY[iid].fn, view, a, rules) for iid, a in zip(row.instruction_id_list, resolve_row(row, mode))]
+
+
 def score_row(row: Row, response: str | None, mode: ScoringMode | str = ScoringMode.FIXED, args=None) -> RowScore:
     mode = ScoringMode(mode)
     rules = get_rules(row.language, row.subset, mode)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 import regex
 
@@ -23,10 +24,9 @@ from indicifeval.languages import get_profile
 from indicifeval.languages.numerals import unit_symbols
 from indicifeval.languages.profile import on_reload
 
-_TOKEN = regex.compile(
-    r"(?P<num>\p{Nd}+(?:[,\u066c]\p{Nd}+)*(?:[.\u066b]\p{Nd}+)?)"
-    r"|(?P<word>[\p{L}\p{M}\u200c\u200d]+)"
-)
+_NUMBER = r"\p{Nd}+(?:[,\u066c]\p{Nd}+)*(?:[.\u066b]\p{Nd}+)?"
+_TOKEN = regex.compile(rf"(?P<num>{_NUMBER})|(?P<word>[\p{{L}}\p{{M}}\u200c\u200d]+)")
+_NUMBERS = regex.compile(_NUMBER)  # the same numbers: a word never holds a digit
 _JOINERS = str.maketrans("", "", "\u200c\u200d")
 _WORD = regex.compile(r"[\p{L}\p{M}\u200c\u200d]+")
 _CURRENCY = regex.compile(r"(?:\p{Sc}|\bRs\.?|\bINR)[ \u00a0]?\Z")  # right before a number: an amount
@@ -34,8 +34,7 @@ ASCII_DIGITS = "0123456789"
 _LONGEST = 18  # digits whose value is read; a longer run counts as 10**18
 
 
-@dataclass(frozen=True)
-class Number:
+class Number(NamedTuple):  # (a tuple: made for every number of every answer, at a third of a dataclass's cost)
     text: str  # as written
     value: int  # its whole part (10**18 for a longer run of digits)
     grouping: str  # "none", "indian", "international", "either", "neither"
@@ -43,8 +42,7 @@ class Number:
     end: int
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     text: str  # as written
     key: str  # case-folded, joiners removed
     start: int
@@ -76,15 +74,25 @@ def tokens(text: str) -> tuple[tuple[Number, ...], tuple[Word, ...]]:
     for m in _TOKEN.finditer(text):
         start, end = m.span()
         if m.group("num") is not None:
-            written = m.group("num")
-            whole = regex.split(r"[.\u066b]", written, maxsplit=1)[0]
-            digits = whole.replace(",", "").replace("\u066c", "")
-            value = int(digits) if len(digits) <= _LONGEST else 10**_LONGEST  # (no quadratic conversion)
-            numbers.append(Number(written, value, _grouping(whole), start, end))
+            numbers.append(_number(m.group("num"), start, end))
         else:
             w = m.group("word")
             words.append(Word(w, word_key(w), start, end))
     return tuple(numbers), tuple(words)
+
+
+@lru_cache(maxsize=16)
+def numbers_in(text: str) -> tuple[Number, ...]:
+    """``tokens(text)[0]`` without the words: what the digit instructions read (a scan for
+    digits, not a token for every word)."""
+    return tuple(_number(m.group(), *m.span()) for m in _NUMBERS.finditer(text))
+
+
+def _number(written: str, start: int, end: int) -> Number:
+    whole = regex.split(r"[.\u066b]", written, maxsplit=1)[0]
+    digits = whole.replace(",", "").replace("\u066c", "")
+    value = int(digits) if len(digits) <= _LONGEST else 10**_LONGEST  # (no quadratic conversion)
+    return Number(written, value, _grouping(whole), start, end)
 
 
 @cache
@@ -170,14 +178,27 @@ def unit_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
             frozenset(w for w, s in words.items() if s == "imperial"))
 
 
+def _with_suffixes(stems: list[str], language: str) -> dict[str, str]:
+    """Every form of the stems (a stem, or a stem and one of the profile's suffixes) -> its
+    stem, as reading a word would find it: the word itself first, then less each suffix in the
+    profile's order, the first stem in ``stems`` order (one lookup a word, not one a suffix)."""
+    forms: dict[str, tuple[int, int, str]] = {}
+    suffixes = [sx for sx in _number_words(language)[1] if sx]
+    for order, stem in enumerate(stems):
+        for rank, form in enumerate((stem, *(stem + sx for sx in suffixes))):
+            if form not in forms or (rank, order) < forms[form][:2]:
+                forms[form] = (rank, order, stem)
+    return {form: stem for form, (_, _, stem) in forms.items()}
+
+
+@cache
+def _unit_forms(language: str) -> dict[str, str]:
+    return _with_suffixes(list(_units(language).words), language)
+
+
 def _unit_word(key: str, table: _UnitTable, language: str) -> str | None:
     """The unit word a word is (itself, or less one of the profile's suffixes), or None."""
-    if key in table.words:
-        return key
-    for suffix in _number_words(language)[1]:
-        if suffix and key.endswith(suffix) and key[: -len(suffix)] in table.words:
-            return key[: -len(suffix)]
-    return None
+    return _unit_forms(language).get(key)
 
 
 @cache
@@ -186,19 +207,21 @@ def _scale_only_after(language: str) -> frozenset[str]:
     return frozenset(word_key(w) for w in numerals.after_number) if numerals is not None else frozenset()
 
 
+@cache
+def _scale_forms(language: str) -> dict[str, tuple[str, str]]:
+    lakh_crore, million_billion = scale_words(language)
+    system = {w: "international" for w in million_billion} | {w: "indian" for w in lakh_crore}  # lakh first
+    return {form: (system[stem], stem) for form, stem in _with_suffixes(sorted(system), language).items()}
+
+
 def scale_word(key: str, language: str) -> tuple[str, str] | None:
     """("indian", stem) for a lakh/crore word, ("international", stem) for a million/billion
     word (the language's or English's, alone or with one of the profile's suffixes: बिलियनने)."""
-    lakh_crore, million_billion = scale_words(language)
-    for stem in (key, *(key[: -len(s)] for s in _number_words(language)[1] if s and key.endswith(s))):
-        if stem in lakh_crore:
-            return "indian", stem
-        if stem in million_billion:
-            return "international", stem
-    return None
+    return _scale_forms(language).get(key)
 
 
-def scales_in(text: str, language: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=16)  # both number systems read the same answer's
+def scales_in(text: str, language: str) -> tuple[tuple[str, str], ...]:
     """(word as written, "indian" or "international") for every scale word of the text; one
     with another sense (the profile's ``numerals.after_number``: अरब, Arabia) only after a number."""
     numbers, words = tokens(text)
@@ -209,7 +232,7 @@ def scales_in(text: str, language: str) -> list[tuple[str, str]]:
         found = scale_word(w.key, language)
         if found is not None and (found[1] not in only_after or _follows(text, w.start, ends)):
             out.append((w.text, found[0]))
-    return out
+    return tuple(out)
 
 
 def _follows(text: str, start: int, ends: set[int]) -> bool:
@@ -220,11 +243,10 @@ def _follows(text: str, start: int, ends: set[int]) -> bool:
     return i in ends
 
 
-for _table in (_number_words, number_word_value, scale_words, _units, _scale_only_after):
-    on_reload(_table.cache_clear)
 
 
-def units_in(text: str, language: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=16)  # both unit systems read the same answer's
+def units_in(text: str, language: str) -> tuple[tuple[str, str], ...]:
     """(unit as written, "metric" or "imperial") for every unit of the text: a unit word (or one
     with a suffix of the profile's), or a symbol right after a number (so is a unit word with
     another sense: foot, pound, ग्राम)."""
@@ -243,4 +265,9 @@ def units_in(text: str, language: str) -> list[tuple[str, str]]:
         unit = None if w.start in found else _unit_word(w.key, table, language)
         if unit is not None and (unit not in table.after_number or _follows(text, w.start, ends)):
             found[w.start] = (w.text, table.words[unit])
-    return [found[start] for start in sorted(found)]
+    return tuple(found[start] for start in sorted(found))
+
+
+for _table in (_number_words, number_word_value, scale_words, _units, _scale_only_after, _unit_forms, _scale_forms,
+               scales_in, units_in):
+    on_reload(_table.cache_clear)

@@ -16,7 +16,7 @@ from indicifeval.checkers.registry import REGISTRY
 from indicifeval.core.errors import InputError
 from indicifeval.languages import get_profile
 from indicifeval.records import Row
-from indicifeval.scoring.engine import score_row
+from indicifeval.scoring.engine import score_row, strict_verdicts
 
 KIND = "beyond"
 TAG = "beyond"  # the rows' tag, as the bundled sample-beyond rows have it
@@ -56,27 +56,28 @@ def check_language(wanted: dict[str, int], language: str, where: str | None = No
 
 class Sources:
     """Which tier of its sources each wanted instruction finds in a document: one scoring of
-    the document by every source checker at once (the checkers share its numbers and words)."""
+    the document by the source checkers it needs (they share its numbers and words)."""
 
     def __init__(self, language: str, wanted: tuple[str, ...]):
-        self.wanted = tuple(i for i in wanted if i != ROMANIZED)
-        self.romanized = ROMANIZED in wanted
-        ids = tuple(dict.fromkeys(s for i in self.wanted for tier in SOURCES[i] for s in tier))
-        self.row = Row("context", "", ids, tuple({} for _ in ids), language, "ground")
-        self.index = {iid: n for n, iid in enumerate(ids)}
+        self.language, self.wanted = language, wanted
 
-    def tiers(self, text: str) -> dict[str, int]:
-        """Instruction id to the best tier the text passes (0 best); instructions it gives no
-        material for are left out. A romanised answer's context is checked at the recheck."""
-        out = {ROMANIZED: 0} if self.romanized else {}
-        if not self.row.instruction_id_list:
+    def tiers(self, text: str, wanted: dict[str, int] | None = None) -> dict[str, int]:
+        """Instruction id to the best tier the text passes (0 best), for the instructions of
+        ``wanted`` up to the tier given for each (default: all, every tier); those it gives no
+        material for are left out. Any text is a context for a romanised answer here; the
+        recheck makes sure it is in the language."""
+        upto = wanted if wanted is not None else {i: len(SOURCES[i]) - 1 for i in self.wanted}
+        out = {ROMANIZED: 0} if ROMANIZED in upto else {}
+        need = {i: SOURCES[i][:t + 1] for i, t in upto.items() if i != ROMANIZED}
+        sources = tuple(dict.fromkeys(s for tiers in need.values() for tier in tiers for s in tier))
+        if not sources:
             return out
-        passed = score_row(self.row, text).strict
-        for iid in self.wanted:
-            for tier, sources in enumerate(SOURCES[iid]):
-                if any(passed[self.index[s]] for s in sources):
-                    out[iid] = tier
-                    break
+        row = Row("context", "", sources, tuple({} for _ in sources), self.language, "ground")
+        passed = {s: ok for s, (ok, _) in zip(sources, strict_verdicts(row, text))}
+        for iid, tiers in need.items():
+            tier = next((n for n, sources_ in enumerate(tiers) if any(passed[s] for s in sources_)), None)
+            if tier is not None:
+                out[iid] = tier
         return out
 
 

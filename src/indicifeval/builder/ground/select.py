@@ -299,12 +299,14 @@ class _Offers:
             pair, query = self.pairs[sentences, paragraphs]
             self._one(query, doc_json, record,
                       lambda: {"num_sentences": pair[0], "relation": "exactly", "num_paragraphs": pair[1]})
-        if self.sources is not None:  # a lower tier's places all come after a higher one's
-            for iid, tier in self.sources.tiers(record["text"]).items():
-                query = self.beyond[iid]
-                key = query.place.of(doc_json) - (tier << 256)
-                if query.wants(key):
-                    query.push(key, {}, record)
+        if self.sources is not None:  # checked only where a place could be kept; a lower tier's come last
+            places = {iid: query.place.of(doc_json) for iid, query in self.beyond.items()}
+            wanted = {iid: max(t for t in range(len(beyond.SOURCES[iid])) if self.beyond[iid].wants(key - (t << 256)))
+                      for iid, key in places.items() if self.beyond[iid].wants(key)}
+            for iid, tier in (self.sources.tiers(record["text"], wanted) if wanted else {}).items():
+                key = places[iid] - (tier << 256)
+                if self.beyond[iid].wants(key):
+                    self.beyond[iid].push(key, {}, record)
 
     @staticmethod
     def _one(query: _Query, doc_json: str, record: dict, kwargs: Callable[[], dict]) -> None:
