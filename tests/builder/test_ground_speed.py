@@ -137,7 +137,7 @@ def test_each_query_keeps_the_lowest_places_as_the_plain_hash_ranks_them():
                 "sentences": rng.randint(1, 5), "first_word": rng.choice(words + [None]),
                 "counts": {w: rng.randint(1, 5) for w in rng.sample(words, rng.randint(0, 4))}} for i in range(3000)]
     queries = _queries(plan)
-    offers = _Offers(queries, plan, set(words[:3]))
+    offers = _Offers(queries, plan, set(words[:3]), "hi")
     for record in records:
         offers.offer(record)
     for (kind, n), (query, _) in queries.items():
