@@ -5,8 +5,8 @@ from pathlib import Path
 
 import indicifeval
 
-LAYERS = ["_version", "core", "records", "languages", "text", "checkers", "dataset", "scoring", "lmeval", "runs",
-          "testing", "builder", "reports", "cli"]
+LAYERS = ["_version", "core", "records", "languages", "text", "checkers", "dataset", "scoring", "lmeval", "rewards",
+          "runs", "testing", "builder", "reports", "cli"]
 ROOT = Path(indicifeval.__file__).parent
 
 

@@ -109,6 +109,8 @@ COMMANDS = {
     "instructions": ("info", "list the instruction ids with their paper category"),
     "lm-eval-path": ("lm_eval_cmd", "print the lm-evaluation-harness task folder (for lm_eval --include_path)"),
     "validate": ("validate_cmd", "check a dataset: keywords, numbers, formats and relations stated in each prompt"),
+    "serve": ("serve_cmd", "serve the scorer over HTTP as a reward for RL training (NeMo Gym's verify request too)"),
+    "export": ("export_cmd", "write benchmark rows as RL prompt datasets (TRL, verl, NeMo Gym)"),
     "stats": ("stats_cmd", "dataset statistics: rows per split, verification tags (Table 7), instruction and "
                            "constraint mixes"),
 }

@@ -1,0 +1,56 @@
+"""``indicifeval export``: benchmark rows as RL prompt datasets (TRL, verl, NeMo Gym)."""
+
+from __future__ import annotations
+
+import argparse
+
+from indicifeval.cli.common import add_parser
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from indicifeval.rewards.export import FORMATS
+
+    p = add_parser(
+        sub, "export",
+        description="Write rows as the prompt datasets RL frameworks read, each with what indicifeval's reward "
+        "needs: trl (train.parquet/test.parquet, read by datasets.load_dataset(OUT), for rewards.trl), verl "
+        "(parquet in verl's schema, for rewards.verl_compute_score), nemo-gym (JSONL of instruction-following "
+        "examples, for indicifeval serve's /verify). Every row is checked to be scorable first; see docs/rewards.md.",
+    )
+    p.add_argument("data", help="rows: 'hub', 'sample', 'sample-beyond', a file, a folder in the hub's layout, or a "
+                   "release folder")
+    p.add_argument("--format", required=True, choices=FORMATS, help="the framework's format")
+    p.add_argument("--out", required=True, help="the folder to write (its files are replaced together)")
+    p.add_argument("--exclude", action="append", default=[], metavar="DATA",
+                   help="rows to leave out (same language, subset and key, or the same prompt), e.g. the benchmark "
+                   "you evaluate on; may be given more than once")
+    p.add_argument("--holdout", type=float, default=0.0, help="the share of rows in a test split (by a seeded hash)")
+    p.add_argument("--seed", type=int, default=0, help="the seed of the held-out split")
+    p.add_argument("--languages", default="all", help="languages to export, e.g. hi,ta")
+    p.add_argument("--subsets", default="trans,ground", help="subsets to export")
+    p.add_argument("--tags", default="", help="keep rows with all of these tags (not:TAG: without it)")
+    p.add_argument("--scoring", choices=("fixed", "paper"), default="fixed",
+                   help="the checker set the reward will use: paper leaves out rows it cannot score")
+    p.set_defaults(handler=run, data_argument="DATA")
+
+
+def run(args: argparse.Namespace) -> int:
+    from indicifeval.checkers import REGISTRY, ScoringMode
+    from indicifeval.cli.common import split_list
+    from indicifeval.dataset import load_dataset
+    from indicifeval.rewards.export import export_rows
+    from indicifeval.scoring.engine import resolve_row
+
+    dataset = load_dataset(args.subsets, args.languages, args.data, tags=split_list(args.tags) or None)
+    rows = dataset.rows
+    if args.scoring == "paper":
+        rows = [r for r in rows if not any(REGISTRY[i].fixed_only for i in r.instruction_id_list)]
+    mode = ScoringMode(args.scoring)
+    for row in rows:  # every exported row can be scored by the reward: a bad kwarg is said now, not mid-training
+        resolve_row(row, mode)
+    exclude = [r for data in args.exclude for r in load_dataset(("trans", "ground"), "all", data).rows]
+    counts = export_rows(rows, args.format, args.out, exclude=exclude, holdout=args.holdout, seed=args.seed)
+    left = f", {counts['excluded']} left out as in --exclude" if args.exclude else ""
+    test = f" and {counts['test']} test" if counts["test"] else ""
+    print(f"wrote {counts['train']} train{test} rows as {args.format} in {args.out}{left}")
+    return 0

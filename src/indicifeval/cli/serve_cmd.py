@@ -1,0 +1,66 @@
+"""``indicifeval serve``: the verifier for RL training (NeMo Gym's verify request, batches)."""
+
+from __future__ import annotations
+
+import argparse
+
+from indicifeval.cli.common import add_parser
+
+DEFAULT_PORT = 8088
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = add_parser(
+        sub, "serve",
+        description="Serve the scorer over HTTP as a reward for RL training: POST /verify takes NeMo Gym's "
+        "instruction-following verify request and answers as its resource server does (reward, "
+        "follow_all_instructions, follow_instruction_list) plus explanations; POST /score scores a batch of "
+        "{language, instruction_id_list, kwargs, response} items (or {key, response} against --data), as JSON or "
+        "JSON lines; GET /health and GET /instructions. See docs/rewards.md.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (0.0.0.0: every interface)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="the port")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (a killed one is replaced)")
+    p.add_argument("--scoring", choices=("fixed", "paper"), default="fixed", help="the checker set")
+    p.add_argument("--reward", choices=("all", "fraction", "loose-fraction"), default="all",
+                   help="all: 1 when every instruction is followed (strict), else 0; fraction: the share followed "
+                   "(strict); loose-fraction: the share followed (loose)")
+    p.add_argument("--think", choices=("strip", "keep"), default="strip",
+                   help="strip: score only what follows </think>, as run does; keep: score the whole answer")
+    p.add_argument("--data", help="rows that items may name by key (a file, folder, 'sample' or 'hub')")
+    p.add_argument("--max-body-mb", type=float, default=32.0, help="the largest request body")
+    p.add_argument("--max-batch", type=int, default=4096, help="the most items in one /score request")
+    p.add_argument("--max-answer-chars", type=int, default=1_000_000, help="the longest answer scored (longer: 422)")
+    p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
+                   help="uvicorn's log level (info: one line per request)")
+    p.set_defaults(handler=run, data_argument="--data")
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+
+    from indicifeval.cli.common import require_extra
+    from indicifeval.core.errors import InputError
+
+    require_extra("indicifeval serve", ("starlette", "uvicorn"))
+    import uvicorn
+
+    from indicifeval.rewards.server import SETTINGS_ENV, ServeSettings, create_app, settings_to_env
+    from indicifeval.rewards.verdicts import RewardScorer
+
+    if args.workers < 1 or args.max_batch < 1 or args.max_answer_chars < 1 or args.max_body_mb <= 0:
+        raise InputError("--workers, --max-batch, --max-answer-chars and --max-body-mb must be above 0",
+                         field="workers")
+    settings = ServeSettings(args.scoring, args.reward, args.think, args.data, int(args.max_body_mb * 2**20),
+                             args.max_batch, args.max_answer_chars)
+    RewardScorer(settings.scoring, settings.reward, settings.think, settings.data)  # bad settings: said now, once
+    print(f"indicifeval serve: http://{args.host}:{args.port} ({args.workers} worker{'s' * (args.workers > 1)}, "
+          f"{args.scoring} scoring, reward {args.reward}); POST /verify, POST /score, GET /health", flush=True)
+    options = {"host": args.host, "port": args.port, "log_level": args.log_level, "access_log": False,
+               "proxy_headers": False}
+    if args.workers == 1:
+        uvicorn.run(create_app(settings), **options)
+    else:
+        os.environ[SETTINGS_ENV] = settings_to_env(settings)
+        uvicorn.run("indicifeval.rewards.server:app_from_env", factory=True, workers=args.workers, **options)
+    return 0

@@ -1,0 +1,66 @@
+"""In-process rewards for the trainers that take a function: TRL's ``reward_funcs`` and verl's
+``compute_score``. Both read what ``indicifeval export`` writes (and any dataset with the same
+columns), score with the same checkers as ``indicifeval score``, and never raise for an answer."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from indicifeval.core.errors import Source
+from indicifeval.rewards.verdicts import RewardScorer
+
+# the dataset columns a TRL reward function reads (TRL passes every column as a keyword argument)
+COLUMNS = ("key", "language", "subset", "instruction_id_list", "kwargs")
+
+
+def trl(*, reward: str = "all", scoring: str = "fixed", think: str = "strip", data: str | Path | None = None,
+        name: str | None = None) -> Callable[..., list[float]]:
+    """A reward function with TRL's ``reward_funcs`` signature: ``(prompts, completions,
+    **columns) -> list[float]``. Completions may be plain strings or conversational (lists of
+    messages); the columns are those ``export --format trl`` writes (``instruction_id_list``,
+    ``kwargs`` as JSON text or a list of dicts, ``language``), or ``key`` with ``data``. TRL
+    logs it as ``rewards/<name>``: ``indicifeval_all`` unless ``name`` is given."""
+    scorer = RewardScorer(scoring, reward, think, data)
+
+    def reward_fn(prompts: list[Any] | None = None, completions: list[Any] | None = None,
+                  **columns: Any) -> list[float]:
+        completions = list(completions or [])
+        given = {c: columns[c] for c in COLUMNS if columns.get(c) is not None}
+        out = []
+        for i, completion in enumerate(completions):
+            source = Source("reward batch", i + 1)
+            item = {c: values[i] for c, values in given.items()}
+            row, args = scorer.row(item, source)
+            out.append(scorer.verdict(row, args, completion, source).reward)
+        return out
+
+    reward_fn.__name__ = reward_fn.__qualname__ = name or f"indicifeval_{reward.replace('-', '_')}"
+    return reward_fn
+
+
+@lru_cache(maxsize=8)
+def _scorer(scoring: str, reward: str, think: str) -> RewardScorer:
+    return RewardScorer(scoring, reward, think)
+
+
+def verl_compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
+                       reward: str = "all", scoring: str = "fixed", think: str = "strip") -> dict[str, float]:
+    """verl's ``compute_score``: ``ground_truth`` is what ``export --format verl`` writes in
+    ``reward_model.ground_truth`` (JSON text of ``{language, instruction_id_list, kwargs}``, or
+    that dict). Returns ``score`` (the reward) and the four accuracies, which verl logs beside it;
+    the settings come from ``custom_reward_function.reward_kwargs``."""
+    truth = json.loads(ground_truth) if isinstance(ground_truth, (str, bytes)) else dict(ground_truth)
+    scorer = _scorer(scoring, reward, think)
+    source = Source(f"ground_truth of {data_source}", None)
+    row, args = scorer.row(truth, source)
+    v = scorer.verdict(row, args, solution_str, source)
+    n = len(v.strict) or 1
+    return {"score": v.reward, "prompt_strict": float(v.prompt_strict), "prompt_loose": float(v.prompt_loose),
+            "instruction_strict": sum(v.strict) / n, "instruction_loose": sum(v.loose) / n}
+
+
+__all__ = ["COLUMNS", "trl", "verl_compute_score"]
