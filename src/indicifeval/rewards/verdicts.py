@@ -126,8 +126,9 @@ class RewardScorer:
         if found is None:
             record = {"key": item.get("key", where.line or 0), "prompt": item.get("prompt") or "",
                       **{k: item[k] for k in ("language", "subset", "instruction_id_list", "kwargs") if k in item}}
-            if "kwargs" not in record and isinstance(record["instruction_id_list"], list):
-                record["kwargs"] = [{} for _ in record["instruction_id_list"]]
+            if record.get("kwargs") is None:  # no kwargs: none for any instruction (the ids are checked next)
+                ids = record["instruction_id_list"]
+                record["kwargs"] = [{} for _ in ids] if isinstance(ids, list) else []
             if isinstance(record.get("kwargs"), str):
                 record["kwargs"] = _json_field(record["kwargs"], where, "kwargs")
             row = parse_row(record, where)
