@@ -9,7 +9,7 @@ TYPE_CHECKING = False  # not typing's: importing typing costs start-up time
 if TYPE_CHECKING:
     from typing import Any
 
-    from indicifeval.languages.composition import Composition, composition, indic_codes, script_fonts
+    from indicifeval.languages.benchmark_mix import Composition, composition, indic_codes, script_fonts
     from indicifeval.languages.profile import (
         LanguageProfile,
         UnknownLanguageError,
@@ -34,7 +34,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'indicifeval.languages' has no attribute {name!r}")
     import importlib
 
-    module = "composition" if name in _COMPOSITION else "profile"
+    module = "benchmark_mix" if name in _COMPOSITION else "profile"
     value = getattr(importlib.import_module(f"indicifeval.languages.{module}"), name)
     globals()[name] = value
     return value

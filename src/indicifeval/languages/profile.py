@@ -310,7 +310,7 @@ def on_reload(clear) -> None:
 
 def reload_profiles() -> None:
     """Forget loaded profiles (after changing $INDICIFEVAL_PROFILE_PATH)."""
-    from indicifeval.languages.composition import composition
+    from indicifeval.languages.benchmark_mix import composition
 
     _all_profiles.cache_clear()
     world_languages.cache_clear()
@@ -322,7 +322,7 @@ def reload_profiles() -> None:
 def list_languages() -> list[str]:
     """Codes of every profiled language, in the benchmark's order (benchmark.json), then the
     languages added by profile alone."""
-    from indicifeval.languages.composition import composition
+    from indicifeval.languages.benchmark_mix import composition
 
     return list(composition().languages)
 

@@ -1,0 +1,205 @@
+"""The scorer as a reward, measured: ``indicifeval serve``'s /score throughput per core at
+batch sizes 1, 32 and 256, p50/p99 latency at 1, 16 and 64 concurrent clients on loopback,
+two workers against one, and the in-process adapters' cost per answer beside ``score``'s own
+(``scoring.api.score_rows``), all on bench_scoring's workload (15 languages, 150-600-word
+answers following about 75% of their instructions) and in one run:
+
+    python benchmarks/bench_serve.py              # 100 rows a language (1,500 answers)
+    python benchmarks/bench_serve.py --rows 300
+
+Throughput per core is answers over the server's own CPU seconds (its process tree, read from
+/proc); the client runs in this process. On a machine with two cores the client shares them
+with two workers, so the two-worker figure is a floor of what more cores give."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_scoring import build_workload  # noqa: E402
+
+BATCHES = (1, 32, 256)
+CLIENTS = (1, 16, 64)
+WORKERS_TARGET = 1.6  # two workers against one, answers per second
+ADAPTER_TARGET = 1.10  # the in-process adapter against score's per-answer cost
+# clients for the workers' comparison: a keep-alive connection stays with the worker that took
+# it, so a few connections can all land on one worker; a trainer's many rollouts open many
+PARALLEL_CLIENTS = 16
+
+
+def _tree_cpu(pid: int) -> float:
+    """User + system CPU seconds of a process and its descendants, from /proc."""
+    total, todo = 0.0, [pid]
+    tick = os.sysconf("SC_CLK_TCK")
+    while todo:
+        p = todo.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, workers: int):
+        import httpx
+
+        self.port = _free_port()
+        self.proc = subprocess.Popen([sys.executable, "-m", "indicifeval", "serve", "--port", str(self.port),
+                                      "--workers", str(workers), "--max-batch", "100000"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.url + "/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        time.sleep(3.0 if workers > 1 else 0)  # every worker up (each loads the app), not only the first to answer
+
+    def cpu(self) -> float:
+        return _tree_cpu(self.proc.pid)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(30)
+
+
+async def _run_clients(url: str, items: list[dict], batch: int, clients: int) -> tuple[float, list[float]]:
+    """All items in batches, ``clients`` at a time; (wall seconds, per-request latencies)."""
+    import aiohttp  # (a core dependency; its client costs far less CPU a request than httpx's)
+
+    bodies = [json.dumps(items[i:i + batch], ensure_ascii=False).encode() for i in range(0, len(items), batch)]
+    latencies: list[float] = []
+    queue: asyncio.Queue[bytes] = asyncio.Queue()
+    for body in bodies:
+        queue.put_nowait(body)
+    connector = aiohttp.TCPConnector(limit=clients)
+    async with aiohttp.ClientSession(url, connector=connector, timeout=aiohttp.ClientTimeout(total=600)) as client:
+        async def worker() -> None:
+            while not queue.empty():
+                body = queue.get_nowait()
+                started = time.perf_counter()
+                async with client.post("/score", data=body, headers={"content-type": "application/json"}) as got:
+                    text = await got.read()
+                latencies.append(time.perf_counter() - started)
+                assert got.status == 200, text[:300]
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(clients)))
+        return time.perf_counter() - started, latencies
+
+
+def measure_server(server: Server, items: list[dict], batch: int, clients: int, warm: bool = False) -> dict:
+    if warm:  # every worker has scored every language (profiles and caches loaded) before the clock starts
+        for _ in range(2):
+            asyncio.run(_run_clients(server.url, items, 32, clients))
+    cpu = server.cpu()
+    wall, latencies = asyncio.run(_run_clients(server.url, items, batch, clients))
+    used = server.cpu() - cpu
+    q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else latencies * 99
+    return {"answers": len(items), "wall_s": wall, "server_cpu_s": used, "per_s": len(items) / wall,
+            "per_core_s": len(items) / used if used else float("nan"), "p50_ms": q[49] * 1000, "p99_ms": q[98] * 1000}
+
+
+def _cpu() -> float:
+    return time.process_time()
+
+
+def in_process(rows: list[dict], responses: list[dict], repeats: int = 3) -> dict:
+    """CPU ms per answer: score's own path (rows read and checked, then scored; not the files),
+    score_batch, and the TRL function, each given every row once (no repeated prompt)."""
+    from indicifeval.dataset import load_rows
+    from indicifeval.dataset.responses import Responses
+    from indicifeval.rewards import score_batch, trl
+    from indicifeval.scoring.api import pair_responses, score_rows
+
+    answers = Responses()
+    for r in responses:
+        answers.by_uid[(r["language"], r["subset"], r["key"])] = r["response"]
+
+    def score() -> None:  # as the command does it: the rows read and checked, paired, scored
+        pairs, _ = pair_responses(load_rows(rows), answers, allow_missing=False)
+        score_rows(pairs, "fixed", workers=1)
+    text = {r["key"]: r["response"] for r in responses}
+    items = [{**row, "response": text[row["key"]]} for row in rows]
+    columns = {"language": [r["language"] for r in rows], "kwargs": [json.dumps(r["kwargs"]) for r in rows],
+               "instruction_id_list": [r["instruction_id_list"] for r in rows]}
+    fn = trl()
+    runs = {"score": score, "score_batch": lambda: score_batch(items),
+            "trl": lambda: fn(prompts=[""] * len(rows), completions=[text[r["key"]] for r in rows], **columns)}
+    best = {name: float("inf") for name in runs}
+    for _ in range(repeats):  # interleaved, the best of each: the machine's noise is the same for all
+        for name, run in runs.items():
+            started = _cpu()
+            run()
+            best[name] = min(best[name], _cpu() - started)
+    return {name: seconds / len(rows) * 1000 for name, seconds in best.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=100, help="rows a language (15 languages)")
+    args = parser.parse_args(argv)
+    rows, responses = build_workload(args.rows)
+    text = {r["key"]: r["response"] for r in responses}
+    items = [{**row, "response": text[row["key"]]} for row in rows]
+    print(f"workload: {len(items)} answers ({args.rows} a language), {os.cpu_count()} cores")
+
+    costs = in_process(rows, responses)
+    print("\nin process, CPU ms per answer (best of 3, interleaved)")
+    for name, ms in costs.items():
+        print(f"  {name:<12} {ms:7.3f} ms  ({ms / costs['score']:.2f}x score)")
+    worst = max(costs["score_batch"], costs["trl"]) / costs["score"]
+    print(f"  adapters within {ADAPTER_TARGET - 1:.0%} of score: {worst:.2f}x: "
+          f"{'target met' if worst <= ADAPTER_TARGET else 'target NOT met'}")
+
+    one = Server(1)
+    try:
+        measure_server(one, items, 32, 1, warm=True)
+        print("\none worker, one client: throughput by batch size")
+        print(f"  {'batch':>6} {'answers/s':>10} {'per core':>10} {'p50 ms':>8} {'p99 ms':>8}")
+        for batch in BATCHES:
+            r = measure_server(one, items if batch > 1 else items[:300], batch, 1)
+            print(f"  {batch:>6} {r['per_s']:>10.0f} {r['per_core_s']:>10.0f} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f}")
+        print("\none worker, batch 1: latency by concurrent clients")
+        print(f"  {'clients':>7} {'answers/s':>10} {'p50 ms':>8} {'p99 ms':>8}")
+        for clients in CLIENTS:
+            r = measure_server(one, items[:max(300, clients * 8)], 1, clients)
+            print(f"  {clients:>7} {r['per_s']:>10.0f} {r['p50_ms']:>8.1f} {r['p99_ms']:>8.1f}")
+        single = measure_server(one, items * 6, 32, PARALLEL_CLIENTS, warm=True)
+    finally:
+        one.stop()
+    two = Server(2)
+    try:
+        double = measure_server(two, items * 6, 32, PARALLEL_CLIENTS, warm=True)
+    finally:
+        two.stop()
+    ratio = double["per_s"] / single["per_s"]
+    print(f"\nbatch 32, {PARALLEL_CLIENTS} clients: 1 worker {single['per_s']:.0f}/s, 2 workers "
+          f"{double['per_s']:.0f}/s: {ratio:.2f}x ({'target met' if ratio >= WORKERS_TARGET else 'target NOT met'}: "
+          f">= {WORKERS_TARGET}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
