@@ -198,3 +198,63 @@ def test_a_killed_worker_is_replaced_and_the_rest_go_on():
             assert s.client.post("/score", json=[item]).json()["results"][0]["reward"] == 1.0
     finally:
         s.stop()
+
+
+_NEMO = Path(__file__).parent.parent / "fixtures" / "nemo_gym"
+
+
+def _nemo_cases() -> list[tuple[dict, dict]]:
+    requests = [json.loads(x) for x in (_NEMO / "verify_requests.jsonl").read_text(encoding="utf-8").splitlines()]
+    expected = [json.loads(x) for x in (_NEMO / "verify_expected.jsonl").read_text(encoding="utf-8").splitlines()]
+    return list(zip(requests, expected))
+
+
+def test_nemo_gyms_own_verify_requests_get_the_response_it_expects(server):
+    from indicifeval.checkers import REGISTRY
+
+    cases = _nemo_cases()
+    assert len(cases) >= 10
+    for body, expected in cases:
+        got = server.client.post("/verify", json=body)
+        assert got.status_code == 200, got.text
+        answer = got.json()
+        for name, value in body.items():  # the request comes back as it was sent ...
+            if name != "verifier_metadata":
+                assert answer[name] == value, name
+        meta = answer["verifier_metadata"]  # ... with the verifier's fields gathered, its own first
+        assert meta["instruction_id_list"] == (body.get("verifier_metadata") or body)["instruction_id_list"]
+        assert isinstance(answer["reward"], float) and isinstance(answer["follow_all_instructions"], bool)
+        follow = answer["follow_instruction_list"]
+        assert len(follow) == len(meta["instruction_id_list"]) and all(isinstance(f, bool) for f in follow)
+        assert answer["follow_all_instructions"] == all(follow)
+        for iid, mine, theirs, why in zip(meta["instruction_id_list"], follow, expected["follow_instruction_list"],
+                                          answer["explanations"]):
+            if iid in REGISTRY:  # an id it has a checker for: the verdict NeMo Gym's tests expect
+                assert mine == theirs, (body.get("id"), iid, why)
+            else:  # IFBench's ids in NeMo Gym's data: not followed, and said why
+                assert mine is False and "no checker" in why
+        if all(i in REGISTRY for i in meta["instruction_id_list"]):
+            assert answer["reward"] == expected["reward"]
+    assert server.client.post("/seed_session", json={}).json() == {}
+    assert server.client.get("/reverify_mode").json() == "stateless"
+
+
+def test_a_bad_verify_request_is_a_4xx(server):
+    body, _ = _nemo_cases()[5]
+    for bad, field in (({**body, "verifier_metadata": {**body["verifier_metadata"], "grading_mode": "sum"}},
+                        "grading_mode"),
+                       ({**body, "verifier_metadata": {"prompt": "x"}}, "instruction_id_list"),
+                       ({**body, "verifier_metadata": {**body["verifier_metadata"], "kwargs": [{}, {}]}}, "kwargs"),
+                       ({**body, "response": "not an object"}, "response")):
+        got = server.client.post("/verify", json=bad)
+        assert got.status_code == 422 and got.json()["field"] == field, got.text
+
+
+def test_verify_in_an_indic_language(server):
+    body, _ = _nemo_cases()[5]
+    meta = {"instruction_id_list": ["numbers:native_digits"], "kwargs": [{}], "prompt": "…", "language": "hi"}
+    for text, follows in (("सन १९९८ में हम गए।", True), ("सन 1998 में हम गए।", False)):
+        response = {**body["response"], "output": [{"type": "message", "role": "assistant",
+                                                    "content": [{"type": "output_text", "text": text}]}]}
+        answer = server.client.post("/verify", json={**body, "verifier_metadata": meta, "response": response}).json()
+        assert answer["follow_instruction_list"] == [follows] and answer["reward"] == float(follows)

@@ -1,48 +1,89 @@
-"""NeMo Gym's instruction-following verify request and response: the answer's text taken from
-the OpenAI Responses object as its resource server takes it, and the request echoed back with
-the verdicts in its fields (``reward``, ``follow_all_instructions``,
-``follow_instruction_list``) and ours (``explanations``, ``follow_instruction_list_loose``)."""
+"""NeMo Gym's instruction-following verify request, answered as its resource server answers it
+(resources_servers/instruction_following/app.py): the verifier fields (``instruction_id_list``,
+``kwargs``, ``prompt``, ``grading_mode``, and our ``language``) are read from
+``verifier_metadata``, or from the top level where the metadata lacks them (its older rows);
+the answer is the first content part of the response's last output item; ``grading_mode``
+``binary`` (the default) rewards all-or-nothing, ``fraction`` the share followed; an instruction
+it has no checker for is not followed (its datasets mix in IFBench's ids), as NeMo Gym marks an
+instruction that raises. The response is the request with ``verifier_metadata`` filled in,
+``reward``, ``follow_all_instructions`` and ``follow_instruction_list``, plus our
+``explanations`` and ``follow_instruction_list_loose``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from indicifeval.checkers import REGISTRY
 from indicifeval.core.errors import Source
-from indicifeval.rewards.verdicts import Verdict
+from indicifeval.rewards.verdicts import RewardScorer, reward_of
+
+FIELDS = ("instruction_id_list", "prompt", "kwargs", "grading_mode", "language")
+GRADING = {"binary": "all", "fraction": "fraction"}
 
 
-def response_text(response: Any, where: Source) -> str | None:
-    """The assistant's text in a Responses object: the ``output_text`` parts of its message
-    items, in order (reasoning items are not the answer); None when it has none."""
+def metadata(body: dict, where: Source) -> dict[str, Any]:
+    """The verifier fields, ``verifier_metadata`` first, then the top level."""
+    meta = body.get("verifier_metadata")
+    if meta is not None and not isinstance(meta, dict):
+        raise where.error("verifier_metadata must be an object", "verifier_metadata")
+    merged = dict(meta or {})
+    for name in FIELDS:
+        if name not in merged and name in body:
+            merged[name] = body[name]
+    for name in ("instruction_id_list", "kwargs"):
+        if name not in merged:
+            raise where.error(f"the request has no {name} (in verifier_metadata or at the top level)", name)
+    return merged
+
+
+def response_text(response: Any, where: Source) -> str:
+    """As NeMo Gym reads it: the text of the first content part of the last output item ("" when
+    there is none)."""
     if response is None:
-        return None
-    if isinstance(response, str):
-        return response
+        return ""
     if not isinstance(response, dict):
         raise where.error(f"response must be an OpenAI Responses object, got {type(response).__name__}", "response")
     output = response.get("output")
-    if output is None:
-        return None
-    if not isinstance(output, list):
+    if output is not None and not isinstance(output, list):
         raise where.error("response.output must be a list of output items", "response.output")
-    parts: list[str] = []
-    for item in output:
-        if not isinstance(item, dict) or item.get("type", "message") != "message":
-            continue
-        content = item.get("content")
-        if isinstance(content, str):
-            parts.append(content)
-        elif isinstance(content, list):
-            parts += [c["text"] for c in content if isinstance(c, dict) and c.get("type", "output_text")
-                      == "output_text" and isinstance(c.get("text"), str)]
-    return "".join(parts) if parts else None
+    if not output or not isinstance(output[-1], dict):
+        return ""
+    content = output[-1].get("content")
+    if isinstance(content, list) and content and isinstance(content[0], dict):
+        text = content[0].get("text")
+        return text if isinstance(text, str) else ""
+    return ""
 
 
-def verify_response(body: dict, verdict: Verdict) -> dict:
-    """The verify response: the request as sent, with the verdicts."""
-    return {**body, "reward": verdict.reward, "follow_all_instructions": verdict.prompt_strict,
-            "follow_instruction_list": list(verdict.strict), "follow_instruction_list_loose": list(verdict.loose),
-            "explanations": list(verdict.explanations)}
+def verify(scorer: RewardScorer, body: dict, where: Source) -> dict[str, Any]:
+    meta = metadata(body, where)
+    ids, kwargs = meta["instruction_id_list"], meta["kwargs"]
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise where.error("instruction_id_list must be a list of instruction ids", "instruction_id_list")
+    if not isinstance(kwargs, list) or len(kwargs) != len(ids):
+        raise where.error(f"kwargs must be a list as long as instruction_id_list ({len(ids)})", "kwargs")
+    grading = meta.get("grading_mode")
+    if grading is not None and grading not in GRADING:
+        raise where.error(f"grading_mode must be one of {', '.join(GRADING)}, got {grading!r}", "grading_mode")
+    kind = GRADING[grading] if grading is not None else scorer.reward
+    text = response_text(body.get("response"), where)
+    known = [n for n, iid in enumerate(ids) if iid in REGISTRY]
+    strict, loose = [False] * len(ids), [False] * len(ids)
+    why = [f"no checker for {iid!r}: not followed (indicifeval verifies IFEval's instructions and the eight beyond "
+           f"the paper)" for iid in ids]
+    if known:
+        item = {"key": body.get("id") if isinstance(body.get("id"), (int, str)) else 0,
+                "language": meta.get("language") or "en", "prompt": meta.get("prompt") or "",
+                "instruction_id_list": [ids[n] for n in known],
+                "kwargs": [{k: v for k, v in (kwargs[n] or {}).items() if v is not None}
+                           if isinstance(kwargs[n], dict) or kwargs[n] is None else kwargs[n] for n in known]}
+        row, args = scorer.row(item, where)
+        verdict = scorer.verdict(row, args, text, where)
+        for n, s, lo, e in zip(known, verdict.strict, verdict.loose, verdict.explanations):
+            strict[n], loose[n], why[n] = s, lo, e
+    return {**body, "verifier_metadata": meta, "reward": reward_of(strict, loose, kind),
+            "follow_all_instructions": all(strict), "follow_instruction_list": strict,
+            "follow_instruction_list_loose": loose, "explanations": why}
 
 
-__all__ = ["response_text", "verify_response"]
+__all__ = ["FIELDS", "GRADING", "metadata", "response_text", "verify"]

@@ -1,8 +1,8 @@
 """``indicifeval serve``: the scorer behind HTTP, for RL trainers that call a verifier.
 
 ``POST /verify`` answers NeMo Gym's instruction-following verify request as its own resource
-server does (the request echoed, with ``reward``, ``follow_all_instructions`` and
-``follow_instruction_list``), plus ``explanations``; ``POST /score`` scores a batch (JSON or
+server does (``rewards.nemo_gym``; with ``/seed_session`` and ``/reverify_mode``, the routes its
+agents call); ``POST /score`` scores a batch (JSON or
 JSON lines); ``GET /health`` and ``GET /instructions`` say what it is and what it verifies.
 Bad input is a 4xx naming the item and the field; an answer's content is never a 5xx: the
 checkers never raise, and run in time linear in the answer, which is capped in length."""
@@ -21,7 +21,7 @@ from starlette.routing import Route
 
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError, Source
-from indicifeval.rewards.nemo_gym import response_text, verify_response
+from indicifeval.rewards import nemo_gym
 from indicifeval.rewards.verdicts import RewardScorer
 
 SETTINGS_ENV = "INDICIFEVAL_SERVE_SETTINGS"  # how the settings reach uvicorn's worker processes
@@ -143,18 +143,19 @@ class Verifier:
             body = _parse(await _body(request, self.settings.max_body_bytes), False)
             if not isinstance(body, dict):
                 raise HTTPError(422, "the verify request is a JSON object")
-            item = {"key": body.get("id", 0) if isinstance(body.get("id", 0), (int, str)) else 0,
-                    "language": body.get("language") or "en", "instruction_id_list": body.get("instruction_id_list"),
-                    "kwargs": body.get("kwargs"), "prompt": body.get("prompt") or ""}
-            where = Source("verify request", None)
-            text = response_text(body.get("response"), where)
-            row, args = self.scorer.row(item, where)
-            verdict = self.scorer.verdict(row, args, text, where)
+            answer = nemo_gym.verify(self.scorer, body, Source("verify request", None))
         except HTTPError as exc:
             return _error(exc)
         except InputError as exc:
             return _error(_from_input(exc))
-        return _json(verify_response(body, verdict))
+        return _json(answer)
+
+    async def seed_session(self, request: Request) -> Response:
+        """NeMo Gym's agents open a rollout with it; a stateless verifier has nothing to seed."""
+        return _json({})
+
+    async def reverify_mode(self, request: Request) -> Response:
+        return _json("stateless")
 
 
 def _fixed_only(iid: str) -> bool:
@@ -176,7 +177,9 @@ def create_app(settings: ServeSettings | None = None) -> Starlette:
         return _json({"error": f"internal error ({exc.__class__.__name__}); please report it"}, 500)
 
     routes = [Route("/health", verifier.health), Route("/instructions", verifier.instructions),
-              Route("/score", verifier.score, methods=["POST"]), Route("/verify", verifier.verify, methods=["POST"])]
+              Route("/score", verifier.score, methods=["POST"]), Route("/verify", verifier.verify, methods=["POST"]),
+              Route("/seed_session", verifier.seed_session, methods=["POST"]),
+              Route("/reverify_mode", verifier.reverify_mode)]
     return Starlette(routes=routes, exception_handlers={404: not_found, 405: wrong_method, Exception: internal})
 
 
