@@ -235,7 +235,11 @@ def test_nemo_gyms_own_verify_requests_get_the_response_it_expects(server):
                 assert mine is False and "no checker" in why
         if all(i in REGISTRY for i in meta["instruction_id_list"]):
             assert answer["reward"] == expected["reward"]
+    prefixed = server.client.post("/ng-rollout/r-17/verify", json=cases[5][0]).json()
+    assert prefixed["follow_instruction_list"] == cases[5][1]["follow_instruction_list"]
+    assert prefixed["mask_sample"] is False and prefixed["failure_kind"] is None
     assert server.client.post("/seed_session", json={}).json() == {}
+    assert server.client.post("/close_session", json={}).json() == {}
     assert server.client.get("/reverify_mode").json() == "stateless"
 
 

@@ -83,6 +83,7 @@ def verify(scorer: RewardScorer, body: dict, where: Source) -> dict[str, Any]:
             strict[n], loose[n], why[n] = s, lo, e
     return {**body, "verifier_metadata": meta, "reward": reward_of(strict, loose, kind),
             "follow_all_instructions": all(strict), "follow_instruction_list": strict,
+            "mask_sample": False, "failure_kind": None, "failure_reason": None,  # nemo-gym 0.7's response fields
             "follow_instruction_list_loose": loose, "explanations": why}
 
 

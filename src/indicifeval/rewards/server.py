@@ -164,7 +164,7 @@ def _fixed_only(iid: str) -> bool:
     return REGISTRY[iid].fixed_only
 
 
-def create_app(settings: ServeSettings | None = None) -> Starlette:
+def create_app(settings: ServeSettings | None = None) -> Any:
     verifier = Verifier(settings or ServeSettings())
 
     async def not_found(request: Request, exc: Exception) -> Response:
@@ -179,15 +179,32 @@ def create_app(settings: ServeSettings | None = None) -> Starlette:
     routes = [Route("/health", verifier.health), Route("/instructions", verifier.instructions),
               Route("/score", verifier.score, methods=["POST"]), Route("/verify", verifier.verify, methods=["POST"]),
               Route("/seed_session", verifier.seed_session, methods=["POST"]),
+              Route("/close_session", verifier.seed_session, methods=["POST"]),
               Route("/reverify_mode", verifier.reverify_mode)]
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: wrong_method, Exception: internal})
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: wrong_method, Exception: internal})
+    return _RolloutPrefix(app)
+
+
+class _RolloutPrefix:
+    """NeMo Gym's agents may call ``/ng-rollout/<id>/verify``: the prefix is dropped, as its
+    servers drop it."""
+
+    def __init__(self, app: Starlette):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        path = scope.get("path", "")
+        if scope["type"] == "http" and path.startswith("/ng-rollout/"):
+            rest = path[len("/ng-rollout/"):].partition("/")[2]
+            scope = {**scope, "path": "/" + rest, "raw_path": ("/" + rest).encode()}
+        await self.app(scope, receive, send)
 
 
 def settings_to_env(settings: ServeSettings) -> str:
     return json.dumps(asdict(settings))
 
 
-def app_from_env() -> Starlette:
+def app_from_env() -> Any:
     """The app of one of uvicorn's worker processes, its settings from the environment."""
     raw = os.environ.get(SETTINGS_ENV)
     return create_app(ServeSettings(**json.loads(raw)) if raw else None)

@@ -14,7 +14,7 @@ from typing import Any
 
 from indicifeval.checkers import ScoringMode
 from indicifeval.core.errors import InputError, Source
-from indicifeval.dataset.rows import parse_row
+from indicifeval.dataset.rows import check_key, parse_row
 from indicifeval.records import Row, RowScore
 from indicifeval.scoring.engine import resolve_row, score_row
 from indicifeval.text.reasoning import split_reasoning
@@ -143,6 +143,7 @@ class RewardScorer:
                               "the dataset loaded with --data", "instruction_id_list")
         if not self._by_key:
             raise where.error("this item names a row by key, but no dataset was loaded (--data)", "key")
+        check_key(item["key"], where)
         rows = [r for r in self._by_key.get(item["key"], []) if all(
             item.get(f) in (None, getattr(r, f)) for f in ("language", "subset"))]
         if len(rows) != 1:
