@@ -6,6 +6,7 @@ answers following about 75% of their instructions) and in one run:
 
     python benchmarks/bench_serve.py              # 100 rows a language (1,500 answers)
     python benchmarks/bench_serve.py --rows 300
+    python benchmarks/bench_serve.py --nemo-python /path/to/py313-venv/bin/python   # NeMo Gym's verify too
 
 Throughput per core is answers over the server's own CPU seconds (its process tree, read from
 /proc); the client runs in this process. On a machine with two cores the client shares them
@@ -156,15 +157,79 @@ def in_process(rows: list[dict], responses: list[dict], repeats: int = 3) -> dic
     return {name: seconds / len(rows) * 1000 for name, seconds in best.items()}
 
 
+# NeMo Gym's verify, in process, under an interpreter that has nemo-gym (Python >= 3.13): the
+# same English answers as verify requests, its CPU per answer (its checks that need NLTK's
+# punkt_tab data raise without it and count as not followed, which only makes it faster)
+NEMO = r'''
+import asyncio, json, sys, time
+from unittest.mock import MagicMock
+from nemo_gym.server_utils import ServerClient
+from resources_servers.instruction_following.app import (
+    InstructionFollowingResourcesServer, InstructionFollowingResourcesServerConfig, InstructionFollowingVerifyRequest)
+cfg = InstructionFollowingResourcesServerConfig(host="127.0.0.1", port=1, entrypoint="", name="",
+                                                domain="instruction_following")
+server = InstructionFollowingResourcesServer(config=cfg, server_client=MagicMock(spec=ServerClient))
+bodies = [InstructionFollowingVerifyRequest.model_validate(json.loads(line)) for line in open(sys.argv[1])]
+async def run():
+    return [await server.verify(b) for b in bodies]
+best = float("inf")
+for _ in range(3):
+    started = time.process_time()
+    results = asyncio.run(run())
+    best = min(best, time.process_time() - started)
+print(json.dumps({"ms": best / len(bodies) * 1000, "rewards": [r.reward for r in results]}))
+'''
+
+
+def nemo_request(item: dict, index: int) -> dict:
+    output = [{"id": f"msg_{index}", "type": "message", "role": "assistant", "status": "completed",
+               "content": [{"type": "output_text", "text": item["response"], "annotations": []}]}]
+    return {"id": index, "responses_create_params": {"input": [{"role": "user", "content": item["prompt"]}]},
+            "response": {"id": f"resp_{index}", "created_at": 0.0, "model": "bench", "object": "response",
+                         "output": output, "parallel_tool_calls": False, "tool_choice": "auto", "tools": []},
+            "verifier_metadata": {"instruction_id_list": item["instruction_id_list"], "kwargs": item["kwargs"],
+                                  "prompt": item["prompt"], "grading_mode": "binary"}}
+
+
+def side_by_side(nemo_python: str, items: list[dict]) -> None:
+    import tempfile
+
+    from indicifeval.rewards import score_batch
+
+    english = [i for i in items if i["language"] == "en"]
+    with tempfile.TemporaryDirectory() as folder:
+        requests, script = Path(folder) / "requests.jsonl", Path(folder) / "nemo.py"
+        requests.write_text("".join(json.dumps(nemo_request(i, n)) + "\n" for n, i in enumerate(english)))
+        script.write_text(NEMO)
+        done = subprocess.run([nemo_python, str(script), str(requests)], capture_output=True, text=True)
+    if done.returncode:
+        print(f"\nNeMo Gym's verify could not run: {done.stderr.strip().splitlines()[-1:]}")
+        return
+    theirs = json.loads(done.stdout.strip().splitlines()[-1])
+    best = float("inf")
+    for _ in range(3):
+        started = _cpu()
+        ours = score_batch(english)
+        best = min(best, _cpu() - started)
+    mine = best / len(english) * 1000
+    agree = sum(a == v.reward for a, v in zip(theirs["rewards"], ours)) / len(english)
+    print(f"\nside by side, the {len(english)} English answers, CPU ms per answer (best of 3)")
+    print(f"  NeMo Gym verify {theirs['ms']:7.3f} ms   indicifeval score_batch {mine:7.3f} ms   "
+          f"({theirs['ms'] / mine:.1f}x); same reward on {agree:.0%}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=100, help="rows a language (15 languages)")
+    parser.add_argument("--nemo-python", help="an interpreter with nemo-gym installed: its verify beside ours")
     args = parser.parse_args(argv)
     rows, responses = build_workload(args.rows)
     text = {r["key"]: r["response"] for r in responses}
     items = [{**row, "response": text[row["key"]]} for row in rows]
     print(f"workload: {len(items)} answers ({args.rows} a language), {os.cpu_count()} cores")
 
+    if args.nemo_python:
+        side_by_side(args.nemo_python, items)
     costs = in_process(rows, responses)
     print("\nin process, CPU ms per answer (best of 3, interleaved)")
     for name, ms in costs.items():
