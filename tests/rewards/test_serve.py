@@ -262,3 +262,14 @@ def test_verify_in_an_indic_language(server):
                                                     "content": [{"type": "output_text", "text": text}]}]}
         answer = server.client.post("/verify", json={**body, "verifier_metadata": meta, "response": response}).json()
         assert answer["follow_instruction_list"] == [follows] and answer["reward"] == float(follows)
+
+
+def test_a_busy_port_is_one_line_before_anything_starts():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "indicifeval", "serve", "--port", str(port)], capture_output=True,
+                              text=True, timeout=60)
+    assert done.returncode == 1 and "cannot listen on" in done.stderr and "Traceback" not in done.stderr
+    assert "serve:" not in done.stdout  # no banner for a server that never started

@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     settings = ServeSettings(args.scoring, args.reward, args.think, args.data, int(args.max_body_mb * 2**20),
                              args.max_batch, args.max_answer_chars)
     RewardScorer(settings.scoring, settings.reward, settings.think, settings.data)  # bad settings: said now, once
+    _check_free(args.host, args.port)
     print(f"indicifeval serve: http://{args.host}:{args.port} ({args.workers} worker{'s' * (args.workers > 1)}, "
           f"{args.scoring} scoring, reward {args.reward}); POST /verify, POST /score, GET /health", flush=True)
     options = {"host": args.host, "port": args.port, "log_level": args.log_level, "access_log": False,
@@ -64,3 +65,18 @@ def run(args: argparse.Namespace) -> int:
         os.environ[SETTINGS_ENV] = settings_to_env(settings)
         uvicorn.run("indicifeval.rewards.server:app_from_env", factory=True, workers=args.workers, **options)
     return 0
+
+
+def _check_free(host: str, port: int) -> None:
+    """One line, before the banner, when the address cannot be listened on (uvicorn would say so
+    only after starting)."""
+    import socket
+
+    from indicifeval.core.errors import InputError
+
+    try:
+        with socket.create_server((host, port), reuse_port=False) as sock:
+            sock.close()
+    except OSError as exc:
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host",
+                         field="port") from None
