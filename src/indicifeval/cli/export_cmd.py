@@ -45,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
     rows = dataset.rows
     if args.scoring == "paper":
         rows = [r for r in rows if not any(REGISTRY[i].fixed_only for i in r.instruction_id_list)]
+        if not rows:
+            raise InputError("no rows left: paper scoring cannot score the instructions beyond the paper, and every "
+                             "row asks for one (export them with --scoring fixed)", args.data)
     mode = ScoringMode(args.scoring)
     for row in rows:  # every exported row can be scored by the reward: a bad kwarg is said now, not mid-training
         resolve_row(row, mode)

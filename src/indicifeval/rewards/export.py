@@ -104,6 +104,8 @@ def export_rows(rows: list[Row], fmt: str, out: str | Path, *, exclude: Iterable
     if not 0 <= holdout < 1:
         raise InputError(f"--holdout must be a share from 0 to below 1, got {holdout}", field="holdout")
     before = len(rows)
+    if not rows:
+        raise InputError("no rows to export", field="data")
     rows = exclusion(rows, exclude)
     if not rows:
         raise InputError(f"no rows left to export: all {before} are in the excluded data", field="exclude")
