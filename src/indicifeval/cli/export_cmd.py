@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from indicifeval.checkers import REGISTRY, ScoringMode
     from indicifeval.cli.common import split_list
+    from indicifeval.core.errors import InputError
     from indicifeval.dataset import load_dataset
     from indicifeval.rewards.export import export_rows
     from indicifeval.scoring.engine import resolve_row
