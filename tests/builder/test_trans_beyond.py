@@ -41,6 +41,7 @@ def test_the_source_has_ten_to_twenty_prompts_per_type_some_combined():
 def test_every_row_translated_and_accepted(built):
     rows = load_rows(built / "trans" / "rows.jsonl")
     assert len(rows) == len(_source())
+    assert all("beyond" in r.tags for r in rows)  # as the sample's and Ground's: --tags not:beyond leaves them out
     findings = validate_rows(rows)
     errors = [f for f in findings if f.severity == "error"]
     assert not errors, errors[:3]
