@@ -62,8 +62,9 @@ def write_corpus(path: Path, n: int, pool: list[str], seed: int = 0) -> None:
 
 
 # -- what a process tree used ---------------------------------------------------------------------
-def _descendants() -> list[int]:
-    """The live processes below this one (pool workers; a local Ray's daemons and workers)."""
+def _descendants(root: int | None = None) -> list[int]:
+    """The live processes below ``root`` (default: this one; pool workers, a local Ray's daemons
+    and workers, a server's worker processes)."""
     parents: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -72,7 +73,7 @@ def _descendants() -> list[int]:
             except OSError:
                 continue
             parents.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
-    out, frontier = [], [os.getpid()]
+    out, frontier = [], [os.getpid() if root is None else root]
     while frontier:
         kids = parents.get(frontier.pop(), [])
         out += kids

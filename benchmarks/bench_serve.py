@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from bench_ground import _descendants, _proc_cpu  # noqa: E402
 from bench_scoring import build_workload  # noqa: E402
 
 BATCHES = (1, 32, 256)
@@ -38,19 +39,8 @@ PARALLEL_CLIENTS = 16
 
 
 def _tree_cpu(pid: int) -> float:
-    """User + system CPU seconds of a process and its descendants, from /proc."""
-    total, todo = 0.0, [pid]
-    tick = os.sysconf("SC_CLK_TCK")
-    while todo:
-        p = todo.pop()
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except (OSError, IndexError, ValueError):
-            continue
-    return total
+    """CPU seconds of a process and its descendants (with the children they reaped), from /proc."""
+    return _proc_cpu(pid) + sum(map(_proc_cpu, _descendants(pid)))
 
 
 def _free_port() -> int:

@@ -41,42 +41,29 @@ def run(args: argparse.Namespace) -> int:
 
     from indicifeval.cli.common import require_extra
     from indicifeval.core.errors import InputError
+    from indicifeval.core.sockets import listen
 
     require_extra("indicifeval serve", ("starlette", "uvicorn"))
     import uvicorn
 
     from indicifeval.rewards.server import SETTINGS_ENV, ServeSettings, create_app, settings_to_env
-    from indicifeval.rewards.verdicts import RewardScorer
 
     if args.workers < 1 or args.max_batch < 1 or args.max_answer_chars < 1 or args.max_body_mb <= 0:
         raise InputError("--workers, --max-batch, --max-answer-chars and --max-body-mb must be above 0",
                          field="workers")
     settings = ServeSettings(args.scoring, args.reward, args.think, args.data, int(args.max_body_mb * 2**20),
                              args.max_batch, args.max_answer_chars)
-    RewardScorer(settings.scoring, settings.reward, settings.think, settings.data)  # bad settings: said now, once
-    _check_free(args.host, args.port)
+    app = create_app(settings)  # bad settings or --data: said now, once (each of N workers makes its own)
+    sock = listen(args.host, args.port)  # a busy port or a bad address: one line, before the banner
     print(f"indicifeval serve: http://{args.host}:{args.port} ({args.workers} worker{'s' * (args.workers > 1)}, "
           f"{args.scoring} scoring, reward {args.reward}); POST /verify, POST /score, GET /health", flush=True)
     options = {"host": args.host, "port": args.port, "log_level": args.log_level, "access_log": False,
                "proxy_headers": False}
     if args.workers == 1:
-        uvicorn.run(create_app(settings), **options)
-    else:
+        uvicorn.Server(uvicorn.Config(app, **options)).run(sockets=[sock])
+    else:  # uvicorn binds the socket its workers share itself
+        sock.close()
         os.environ[SETTINGS_ENV] = settings_to_env(settings)
         uvicorn.run("indicifeval.rewards.server:app_from_env", factory=True, workers=args.workers, **options)
     return 0
 
-
-def _check_free(host: str, port: int) -> None:
-    """One line, before the banner, when the address cannot be listened on (uvicorn would say so
-    only after starting)."""
-    import socket
-
-    from indicifeval.core.errors import InputError
-
-    try:
-        with socket.create_server((host, port), reuse_port=False) as sock:
-            sock.close()
-    except OSError as exc:
-        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another --port or --host",
-                         field="port") from None

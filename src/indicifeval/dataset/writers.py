@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from indicifeval.checkers import KWARG_NAMES, REGISTRY
 from indicifeval.core.errors import InputError
@@ -39,8 +40,17 @@ def hub_record(row: Row) -> dict:
             "tags": list(row.tags), "resp_lang": row.resp_lang}
 
 
+def _pyarrow() -> Any:
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet  # noqa: F401  (pa.parquet)
+    except ImportError:
+        raise InputError("writing Parquet needs pyarrow: pip install 'indicifeval[parquet]'") from None
+    return pa
+
+
 def _schema():
-    import pyarrow as pa
+    pa = _pyarrow()
 
     kinds = _kwarg_kinds()
 
@@ -61,15 +71,18 @@ def _schema():
     ])
 
 
+def parquet_bytes(records: list[dict], schema: Any = None) -> bytes:
+    """Records as one Parquet file's bytes (pyarrow's types inferred unless ``schema`` is given)."""
+    pa = _pyarrow()
+    buffer = io.BytesIO()
+    pa.parquet.write_table(pa.Table.from_pylist(records, schema=schema), buffer)
+    return buffer.getvalue()
+
+
 def write_hub_layout(folder: str | Path, rows: Iterable[Row], name: str = "IndicIFEval") -> list[Path]:
     """The rows as a local copy of the hub's layout: one parquet file per (subset, language)
     and a README.md whose front matter declares the configs and splits. All files are staged
     and replace earlier ones together."""
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise InputError("writing Parquet needs pyarrow: pip install 'indicifeval[parquet]'") from None
     by_split: dict[tuple[str, str], list[Row]] = {}
     for row in rows:
         by_split.setdefault((row.subset, row.language), []).append(row)
@@ -81,10 +94,7 @@ def write_hub_layout(folder: str | Path, rows: Iterable[Row], name: str = "Indic
             ints = all(isinstance(r.key, int) and not isinstance(r.key, bool) for r in split_rows)
             # a split whose keys mix numbers and text stores them all as text (7 and "7" are one key)
             records = [{**hub_record(r), "key": r.key if ints else str(r.key)} for r in split_rows]
-            table = pa.Table.from_pylist(records, schema=schema(ints))
-            buffer = io.BytesIO()
-            pq.write_table(table, buffer)
-            staged.write_bytes(f"{names[subset]}/{lang}-00000-of-00001.parquet", buffer.getvalue())
+            staged.write_bytes(f"{names[subset]}/{lang}-00000-of-00001.parquet", parquet_bytes(records, schema(ints)))
         staged.write_text("README.md", _card(name, sorted(by_split), names))
     return [Path(folder) / n for n in staged.names]
 

@@ -16,7 +16,6 @@ the rows' order. All files of an export replace earlier ones together."""
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import StagedFiles
+from indicifeval.dataset.writers import parquet_bytes
 from indicifeval.records import Row
 from indicifeval.text.normalize import collapse, nfc
 
@@ -85,17 +85,6 @@ def split_of(row: Row, holdout: float, seed: int) -> str:
     return "test" if int.from_bytes(digest[:8], "big") / 2**64 < holdout else "train"
 
 
-def _parquet(records: list[dict[str, Any]]) -> bytes:
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise InputError("writing Parquet needs pyarrow: pip install 'indicifeval[parquet]'") from None
-    buffer = io.BytesIO()
-    pq.write_table(pa.Table.from_pylist(records), buffer)
-    return buffer.getvalue()
-
-
 def export_rows(rows: list[Row], fmt: str, out: str | Path, *, exclude: Iterable[Row] = (), holdout: float = 0.0,
                 seed: int = 0) -> dict[str, int]:
     """Write ``rows`` in ``fmt`` into ``out``; returns the rows per split and those excluded."""
@@ -121,7 +110,7 @@ def export_rows(rows: list[Row], fmt: str, out: str | Path, *, exclude: Iterable
                 staged.write_text(f"{split}.jsonl", text)
             else:
                 records = [trl_record(r) if fmt == "trl" else verl_record(r, i, split) for i, r in enumerate(members)]
-                staged.write_bytes(f"{split}.parquet", _parquet(records))
+                staged.write_bytes(f"{split}.parquet", parquet_bytes(records))
     for split, members in splits.items():  # no stale split of an earlier export is left beside this one
         if not members:
             Path(out, f"{split}.{'jsonl' if fmt == 'nemo-gym' else 'parquet'}").unlink(missing_ok=True)

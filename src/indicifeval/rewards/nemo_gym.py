@@ -75,8 +75,7 @@ def verify(scorer: RewardScorer, body: dict, where: Source) -> dict[str, Any]:
         item = {"key": body.get("id") if isinstance(body.get("id"), (int, str)) else 0,
                 "language": meta.get("language") or "en", "prompt": meta.get("prompt") or "",
                 "instruction_id_list": [ids[n] for n in known],
-                "kwargs": [{k: v for k, v in (kwargs[n] or {}).items() if v is not None}
-                           if isinstance(kwargs[n], dict) or kwargs[n] is None else kwargs[n] for n in known]}
+                "kwargs": [kwargs[n] for n in known]}  # its nulls (and a null for none) dropped as NeMo Gym drops them
         row, args = scorer.row(item, where)
         verdict = scorer.verdict(row, args, text, where)
         for n, s, lo, e in zip(known, verdict.strict, verdict.loose, verdict.explanations):

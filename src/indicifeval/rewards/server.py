@@ -110,14 +110,14 @@ class Verifier:
                       "think": s.think, "data": os.path.basename(s.data) if s.data else None})
 
     async def instructions(self, request: Request) -> Response:
-        from indicifeval.checkers import available_ids
+        from indicifeval.checkers import REGISTRY, available_ids
         from indicifeval.languages import get_profile, list_languages
 
         paper = self.settings.scoring == "paper"
         languages = {}
         for code in list_languages():
             profile = get_profile(code)
-            languages[code] = [i for i in available_ids(profile) if not (paper and _fixed_only(i))]
+            languages[code] = [i for i in available_ids(profile) if not (paper and REGISTRY[i].fixed_only)]
         return _json({"scoring": self.settings.scoring, "languages": languages})
 
     async def score(self, request: Request) -> Response:
@@ -156,12 +156,6 @@ class Verifier:
 
     async def reverify_mode(self, request: Request) -> Response:
         return _json("stateless")
-
-
-def _fixed_only(iid: str) -> bool:
-    from indicifeval.checkers import REGISTRY
-
-    return REGISTRY[iid].fixed_only
 
 
 def create_app(settings: ServeSettings | None = None) -> Any:

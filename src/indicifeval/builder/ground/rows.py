@@ -19,10 +19,10 @@ from typing import Any
 import regex
 
 from indicifeval.builder.ground.answers import parse_json_answer
-from indicifeval.builder.ground.beyond import IDS as BEYOND_IDS
 from indicifeval.builder.ground.beyond import TAG as BEYOND_TAG
 from indicifeval.builder.ground.requests import templates
 from indicifeval.builder.ground.select import instructions_of
+from indicifeval.checkers.registry import REGISTRY
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile, language_name
 from indicifeval.records import AUTO_OK, Candidate, Generation, GenerationTask, MinedContext, Row
@@ -83,7 +83,7 @@ def build_row(task: GenerationTask, context: MinedContext, generation: Generatio
         prompt = prompt.replace(slot, context.text)
     parts = instructions_of(task.instruction_id, task.kwargs)  # two for "S sentences in P paragraphs"
     ids = tuple(i for i, _ in parts)
-    tags = ((task.style,) if task.style else ()) + ((BEYOND_TAG,) if any(i in BEYOND_IDS for i in ids) else ())
+    tags = ((task.style,) if task.style else ()) + ((BEYOND_TAG,) if any(REGISTRY[i].fixed_only for i in ids) else ())
     row = Row(key, prompt, ids, tuple(k for _, k in parts), context.language, "ground", tags, "src")
     findings = validate_rows([row])
     numbered = any(i in _NUMBER_OF for i, _ in parts)

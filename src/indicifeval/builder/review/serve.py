@@ -3,7 +3,6 @@ serving the app, and what comes out of it: ``review/verdicts.jsonl`` and the agr
 
 from __future__ import annotations
 
-import errno
 import json
 import socket
 from collections.abc import Iterator, Sequence
@@ -18,10 +17,11 @@ from indicifeval.builder.review.desk import ReviewDesk
 from indicifeval.builder.review.items import load_items, plan_assignments
 from indicifeval.builder.review.modes import EXPORT_MODE, create_private, restrict_handle, scrub_old_hashes
 from indicifeval.builder.review.store import ReviewStore
-from indicifeval.core.errors import BusyError, InputError, first_line
+from indicifeval.core.errors import BusyError, InputError
 from indicifeval.core.files import atomic_writer
 from indicifeval.core.lock import FolderLock
 from indicifeval.core.settings_file import read_settings
+from indicifeval.core.sockets import listen
 from indicifeval.records.layout import REVIEW_AGREEMENT, REVIEW_DB, REVIEW_VERDICTS
 
 ROLES = ("annotator", "admin")
@@ -174,36 +174,6 @@ def _held(folder: str | Path, note: Path) -> str:
                 "stop that one first, or use the app it serves")
     what = holder.split(", ", 1)[1] if ", " in holder else "another indicifeval process"
     return f"{folder}: in use by {what} ({pid}); serve it for review once that has finished"
-
-
-def listen(host: str, port: int) -> socket.socket:
-    """The server's socket, bound and listening before anything says "serving": a busy port,
-    a privileged one or an unknown address is one line naming the option to change."""
-    if not 0 <= port <= 65535:
-        raise InputError(f"{port} is not a port (0 to 65535); choose one with --port", field="port")
-    try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    except (socket.gaierror, UnicodeError) as exc:
-        raise InputError(f"cannot listen on {host!r} ({first_line(exc)}); give this machine's address with --host",
-                         field="host") from None
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: a live listener still refuses
-        sock.bind(address)
-        sock.listen(2048)
-    except OSError as exc:
-        sock.close()
-        if exc.errno == errno.EADDRINUSE:
-            raise BusyError(f"port {port} on {host} is in use (another server?); choose another with --port") from None
-        if exc.errno == errno.EACCES:
-            raise InputError(f"not allowed to listen on port {port} (below 1024 needs privileges); choose another "
-                             "with --port", field="port") from None
-        if exc.errno == errno.EADDRNOTAVAIL:
-            raise InputError(f"{host} is not an address of this machine; choose one with --host",
-                             field="host") from None
-        raise InputError(f"cannot listen on {host} port {port} ({exc.strerror}); choose another with --port or "
-                         "--host") from None
-    return sock
 
 
 def serve(review: Review, host: str = "127.0.0.1", port: int = 8765, sock: socket.socket | None = None) -> None:
