@@ -17,16 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval._version import __version__
+from indicifeval.builder.migrate import BUILD_MANIFEST_FORMAT, upgrade
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import sha256_of
 from indicifeval.core.folders import claim, read_manifest, write_manifest
 from indicifeval.core.lock import FolderLock
+from indicifeval.runs.backends.batch import BatchPending
+from indicifeval.runs.backends.spec import ModelSpec
 
-BUILD_MANIFEST_FORMAT = 1
 STATUSES = ("running", "complete", "failed", "stale", "pending")
-# a stage that stopped to wait, not because something went wrong: a batch file exported and not
-# yet imported (``ground.generate.BatchPending``) is ``pending``; its error line says what to run
-WAITING_ERRORS = ("BatchPending:",)
 
 
 def now_iso() -> str:
@@ -78,7 +77,7 @@ def _comparable(identity: dict[str, Any]) -> dict[str, Any]:
 class StageRecord:
     name: str
     status: str = "running"
-    identity: dict[str, Any] = field(default_factory=dict)  # inputs, params, engine
+    identity: dict[str, Any] = field(default_factory=dict)  # inputs, params, model
     started_at: str | None = None
     finished_at: str | None = None
     counts: dict[str, int] = field(default_factory=dict)
@@ -129,13 +128,17 @@ class BuildFolder:
             write_manifest(self.folder, {"tool": "build", "format_version": BUILD_MANIFEST_FORMAT,
                                          "indicifeval_version": __version__, "language": language,
                                          "created_at": now_iso(), "stages": {}})
+        elif int(old.get("format_version") or 0) < BUILD_MANIFEST_FORMAT:
+            write_manifest(self.folder, self.manifest())  # the upgrade, written once and recorded
         return self
 
     def manifest(self) -> dict[str, Any]:
+        """The manifest, upgraded in memory when an earlier version made the folder
+        (``builder.migrate``; written by the next command that builds in it)."""
         data = read_manifest(self.folder)
         if data is None or data.get("tool") != "build":
             raise InputError("not a build folder (no manifest.json made by `indicifeval build`)", str(self.folder))
-        return data
+        return upgrade(data)
 
     @property
     def language(self) -> str:
@@ -144,12 +147,24 @@ class BuildFolder:
     def stages(self) -> dict[str, StageRecord]:
         return {name: StageRecord.from_json(rec) for name, rec in self.manifest().get("stages", {}).items()}
 
-    def made_without(self, stage: str, param: str) -> bool:
-        """Whether ``stage`` ran before ``param`` was one of its parameters (its record lacks it):
-        then a setting left at its default is left out, so the same command goes on as the folder
-        was made instead of redoing (and paying for) what the new default would change."""
-        record = self.stages().get(stage)
-        return record is not None and param not in (record.identity.get("params") or {})
+    def setting(self, name: str, given: Any, default: Any) -> Any:
+        """A build setting: as ``given``; else what this folder was made with where an earlier
+        version made it before the setting existed (``defaults``, written by the migration), so
+        the same command goes on instead of redoing and paying for what a new default changes;
+        else ``default``."""
+        if given is not None:
+            return given
+        return (self.manifest().get("defaults") or {}).get(name, default)
+
+    def old_keys(self, model: ModelSpec) -> tuple[str | None, ...]:
+        """The keys an earlier version's caches hold ``model``'s answers under (None: hashed
+        without the model, which only its name identified), as the migration recorded them."""
+        out: list[str | None] = []
+        for migration in self.manifest().get("migrations") or []:
+            for alias in migration.get("keys") or []:
+                if alias.get("key") == model.key or ("key" not in alias and alias.get("model") == model.model):
+                    out.append(alias.get("was"))
+        return tuple(out)
 
     def _save(self, records: dict[str, StageRecord]) -> None:
         manifest = self.manifest()
@@ -225,10 +240,13 @@ class BuildFolder:
         records[record.name] = record
         self._save(records)
 
-    def fail(self, record: StageRecord, error: str, outputs: list[str]) -> None:
+    def fail(self, record: StageRecord, error: BaseException, outputs: list[str]) -> None:
+        """A stage that raised: ``pending`` when it waits for a batch file's results (its error
+        says what to run), else ``failed`` with the exception's class and message."""
         records = self.stages()
-        record.status = "pending" if error.startswith(WAITING_ERRORS) else "failed"
-        record.error = error.split(": ", 1)[1] if record.status == "pending" else error
+        waiting = isinstance(error, BatchPending)
+        record.status = "pending" if waiting else "failed"
+        record.error = str(error) if waiting else f"{error.__class__.__name__}: {error}"
         record.outputs = sorted(set(record.outputs) | set(outputs))
         records[record.name] = record
         self._save(records)
@@ -240,11 +258,9 @@ class BuildFolder:
         rows = []
         for name in names:
             rec = records[name]
-            if rec.status == "failed" and (rec.error or "").startswith(WAITING_ERRORS):  # made before "pending"
-                rec.status, rec.error = "pending", (rec.error or "").split(": ", 1)[1]
             rows.append({"stage": name, "status": rec.status, "counts": rec.counts, "started_at": rec.started_at,
                          "finished_at": rec.finished_at,
                          "note": rec.error or rec.stale_because or (f"reran: {rec.reran_because}" if rec.reran_because
                                                                     else ""),
-                         "params": rec.identity.get("params", {}), "engine": rec.identity.get("engine")})
+                         "params": rec.identity.get("params", {}), "model": rec.identity.get("model")})
         return rows

@@ -6,21 +6,46 @@ runs a pipeline's stages in their registered order.
 A stage owns the files it names with ``ctx.output`` (they are removed when it starts over, and
 no other stage may claim them); ``ctx.cache`` names an append-only, content-addressed log of
 paid-for results (translations, LLM replies) that no rerun removes; ``ctx.read_log`` reads
-another stage's log without claiming it."""
+another stage's log without claiming it.
+
+A stage that calls a model declares ``uses="model"`` and reaches it as ``ctx.model`` (a
+``ModelSpec``: what its answers are keyed by) and ``ctx.backend()`` (opened on first use, once
+per pipeline); a stage that only reads those answers is given the spec too. The spec's identity
+is recorded as the stage's ``model``, so another model makes the stage run again."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from indicifeval.builder.executors import Executor
 from indicifeval.builder.project import BuildFolder, StageRecord, input_identity
 from indicifeval.core.errors import InputError
 from indicifeval.core.log import JsonlLog
+from indicifeval.runs.backends import Backend
+from indicifeval.runs.backends.batch import Transport
+from indicifeval.runs.backends.spec import ModelSpec
 
 USES = ("model", "executor")  # what a stage may call: a model (translator, LLM) or a shard executor
+
+
+Progress = Callable[[str, int], AbstractContextManager[Callable[[int], None]]]
+
+
+class BackendHolder:
+    """The backend a pipeline's stages share: opened when the first stage asks something, with
+    ``ready`` standing in for it (tests, the Python API)."""
+
+    def __init__(self, ready: Backend | None = None):
+        self._backend = ready
+
+    def get(self, model: ModelSpec) -> Backend:
+        if self._backend is None:
+            self._backend = model.open()
+        return self._backend
 
 
 @dataclass
@@ -32,16 +57,25 @@ class StageContext:
     record: StageRecord
     params: dict[str, Any]
     inputs: dict[str, Path]
-    model: Any = None  # uses="model": a factory of the model handle (made only when asked)
-    executor: Callable[[], Any] | None = None  # uses="executor": a factory of the shared executor
+    model: ModelSpec | None = None  # the model whose answers this stage asks for or reads
+    executor: Callable[[], Executor] | None = None  # uses="executor": the shared executor, made when asked
+    transport: Transport = field(default_factory=Transport)  # uses="model": online, or a batch file
     sources: dict[str, Path] = field(default_factory=dict)  # where things are this time (not identity)
     written: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     # (label, total) -> a context manager yielding advance(n): the caller's progress bar
-    progress: Callable[[str, int], Any] | None = None
+    progress: Progress | None = None
+    backends: BackendHolder | None = None  # uses="model": opens the backend once per pipeline
+    old_keys: tuple[str | None, ...] = ()  # the model's keys in an earlier version's caches
 
-    def bar(self, label: str, total: int) -> Any:
+    def backend(self) -> Backend:
+        """The model's backend, opened on first use (a model loaded, a session made)."""
+        if self.backends is None or self.model is None:
+            raise InputError(f"stage {self.record.name!r} has no model to call (a bug: it must say uses='model')")
+        return self.backends.get(self.model)
+
+    def bar(self, label: str, total: int) -> AbstractContextManager[Callable[[int], None]]:
         """A progress bar for ``total`` steps of this stage (a no-op without a caller's)."""
         if self.progress is None:
             return nullcontext(lambda n=1: None)
@@ -131,37 +165,38 @@ def dependents(pipeline: str, name: str) -> list[str]:
     return out
 
 
-def run_stage(build: BuildFolder, pipeline: str, name: str, *, inputs: Mapping[str, str | Path] | None = None,
-              params: dict[str, Any] | None = None, model: Any = None, model_identity: dict | None = None,
-              executor: Callable[[], Any] | None = None, sources: Mapping[str, str | Path] | None = None,
-              force: bool = False, progress: Callable[[str, int], Any] | None = None) -> StageRecord:
+def run_stage(build: BuildFolder, pipeline: str, name: str, call: StageCall | None = None, *,
+              sources: Mapping[str, str | Path] | None = None, force: bool = False,
+              progress: Progress | None = None, backends: BackendHolder | None = None) -> StageRecord:
     """Run (or resume) one stage; returns its record. Stages it comes after must be complete."""
     key = f"{pipeline}:{name}"
     if key not in STAGES:
         known = ", ".join(pipeline_order(pipeline)) or "none"
         raise InputError(f"no stage {name!r} in the {pipeline} pipeline (stages: {known})")
     spec = STAGES[key]
+    call = call or StageCall()
     with build.lock(f"build {pipeline} {name}"):
         records = build.stages()
         for dep in spec.after:
             if records.get(dep) is None or records[dep].status != "complete":
                 state = records[dep].status if dep in records else "not run"
                 raise InputError(f"stage {name!r} needs {dep!r} first ({dep} is {state})", str(build.folder))
-        paths = {k: Path(v) for k, v in (inputs or {}).items()}
-        identity = {"inputs": input_identity(paths, build.folder), "params": dict(params or {}),
-                    "engine": model_identity}
+        paths = {k: Path(v) for k, v in call.inputs.items()}
+        identity = {"inputs": input_identity(paths, build.folder), "params": dict(call.params),
+                    "model": None if call.model is None else call.model.identity()}
         record = build.begin(name, identity, dependents(pipeline, name), force)
         if record.status == "complete":
             return record
-        ctx = StageContext(build, record, dict(params or {}), paths,
-                           model=model if spec.uses == "model" else None,
-                           executor=executor if spec.uses == "executor" else None,
-                           sources={k: Path(v) for k, v in (sources or {}).items()}, progress=progress)
+        ctx = StageContext(build, record, dict(call.params), paths, model=call.model,
+                           executor=call.executor if spec.uses == "executor" else None, transport=call.transport,
+                           sources={k: Path(v) for k, v in (sources or {}).items()}, progress=progress,
+                           backends=(backends or BackendHolder()) if spec.uses == "model" else None,
+                           old_keys=build.old_keys(call.model) if call.model is not None else ())
         try:
             counts = spec.fn(ctx)
         except BaseException as exc:
             record.notes, record.kept = ctx.notes, sorted(set(record.kept) | set(ctx.kept))
-            build.fail(record, f"{exc.__class__.__name__}: {exc}", ctx.written)
+            build.fail(record, exc, ctx.written)
             raise
         record.notes, record.kept = ctx.notes, sorted(set(record.kept) | set(ctx.kept))
         build.finish(record, counts or {}, ctx.written)
@@ -170,14 +205,14 @@ def run_stage(build: BuildFolder, pipeline: str, name: str, *, inputs: Mapping[s
 
 @dataclass
 class StageCall:
-    """How a pipeline calls one of its stages this time: what it reads, its parameters, and
-    (for the stages that use one) the model with its identity or the executor."""
+    """How a pipeline calls one of its stages this time: what it reads, its parameters, the model
+    whose answers it asks for or reads (with how they travel), or the executor."""
 
     inputs: Mapping[str, str | Path] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
-    model: Any = None
-    model_identity: dict[str, Any] | None = None
-    executor: Callable[[], Any] | None = None
+    model: ModelSpec | None = None
+    transport: Transport = field(default_factory=Transport)
+    executor: Callable[[], Executor] | None = None
 
 
 def check_stage_names(pipeline: str, until: str | None, force: Iterable[str]) -> set[str]:
@@ -195,16 +230,16 @@ def check_stage_names(pipeline: str, until: str | None, force: Iterable[str]) ->
 def run_pipeline(build: BuildFolder, pipeline: str, calls: Mapping[str, StageCall], *, until: str | None = None,
                  force: Iterable[str] = (), sources: Mapping[str, str | Path] | None = None,
                  on_stage: Callable[[str, StageRecord], None] | None = None,
-                 progress: Callable[[str, int], Any] | None = None) -> dict[str, StageRecord]:
-    """Every stage of ``pipeline`` in order, up to ``until``; returns each stage's record."""
+                 progress: Progress | None = None, backend: Backend | None = None) -> dict[str, StageRecord]:
+    """Every stage of ``pipeline`` in order, up to ``until``; returns each stage's record. The
+    stages that call a model share one backend (``backend``, or the model's, opened on first use)."""
     forced = check_stage_names(pipeline, until, force)
     done: dict[str, StageRecord] = {}
+    backends = BackendHolder(backend)
     with build.lock(f"build {pipeline}"):  # across all its stages
         for name in pipeline_order(pipeline):
-            call = calls.get(name) or StageCall()
-            record = run_stage(build, pipeline, name, inputs=call.inputs, params=call.params, model=call.model,
-                               model_identity=call.model_identity, executor=call.executor, sources=sources,
-                               force=name in forced, progress=progress)
+            record = run_stage(build, pipeline, name, calls.get(name), sources=sources, force=name in forced,
+                               progress=progress, backends=backends)
             done[name] = record
             if on_stage:
                 on_stage(name, record)

@@ -12,11 +12,10 @@ WAITING = 3  # exit code while a batch file waits to be run and imported
 
 def register(verbs: argparse._SubParsersAction) -> None:
     from indicifeval.builder.executors import EXECUTORS
-    from indicifeval.builder.ground.generate import TRANSPORTS
     from indicifeval.builder.ground.pipeline import STAGES, MiningOptions
-    from indicifeval.cli.build_cmd import add_stage_flags
-    from indicifeval.cli.option_flags import add_option_flags
-    from indicifeval.runs.backends.options import OPTIONS
+    from indicifeval.cli.build_common import add_stage_flags
+    from indicifeval.cli.option_flags import add_model_flags
+    from indicifeval.runs.backends.options import BATCH_FORMATS, OPTIONS
 
     d = MiningOptions()
     g = verbs.add_parser("ground", formatter_class=HelpFormatter, help="build the Ground split of a language",
@@ -42,12 +41,12 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.add_argument("--plan-scale", type=float, default=1.0, metavar="X", help="multiply every quota of the plan, "
                    "its mix kept (the paper plan is sized for a small corpus: --plan paper --plan-scale 3.75 asks "
                    "for the release's 341 rows from a large one)")
-    g.add_argument("--backend", "--engine", dest="engine", default="mock", choices=tuple(OPTIONS),
-                   help="the LLM backend for --transport online (--engine is the same flag; mock: "
-                   "--mock-answers fake[:RATE], a fake writer spoiling RATE of its replies)")
-    g.add_argument("--model", default="fake", help="the model that writes the prompts")
-    g.add_argument("--transport", default="online", choices=TRANSPORTS, help="online through the backend, or "
-                   "export a provider batch file and import its results later")
+    add_model_flags(g, OPTIONS, what="the LLM that writes the prompts, for --transport online (mock: "
+                    "--mock-answers fake[:RATE], a fake writer spoiling RATE of its replies)", identity="stage",
+                    alias=True)
+    g.add_argument("--transport", default="online", choices=("online", *BATCH_FORMATS),
+                   help="online through the backend, or export a provider batch file (for --model) and import its "
+                   "results later")
     g.add_argument("--import", dest="imports", action="append", default=[], metavar="FILE",
                    help="batch results to import (output and error files); may be repeated")
     g.add_argument("--executor", default="processes", choices=EXECUTORS, help="who runs the shard tasks")
@@ -65,8 +64,6 @@ def register(verbs: argparse._SubParsersAction) -> None:
                    "shards of at most this many MB (a smaller corpus into 32 shards, none under 2 MiB unless this is "
                    "less, so that every worker has work)")
     add_stage_flags(g, STAGES)
-    add_option_flags(g.add_argument_group("backend options (each applies to the backends it names)"), OPTIONS,
-                     identity="stage")
     g.set_defaults(handler=run)
 
 
@@ -113,15 +110,24 @@ def _tell_imports(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from indicifeval.builder.ground.generate import BatchPending
-    from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
-    from indicifeval.cli.build_cmd import forced_stages, show_status, stage_reporter
-    from indicifeval.cli.option_flags import option_values
+    from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
+    from indicifeval.cli.build_common import forced_stages, show_status, stage_reporter
+    from indicifeval.cli.option_flags import model_spec
     from indicifeval.cli.output import console, progress_bar
+    from indicifeval.core.errors import InputError
+    from indicifeval.runs.backends.batch import BatchPending
     from indicifeval.runs.backends.options import OPTIONS
+    from indicifeval.runs.backends.spec import ModelSpec
 
-    options = option_values(args, args.engine, OPTIONS)
-    generator = Generator(args.engine, args.model, options, args.transport, list(args.imports))
+    if args.transport == "online":
+        model = model_spec(args, OPTIONS)
+    elif not args.model:
+        raise InputError(f"name the model the {args.transport} file asks for with --model", field="model")
+    elif args.backend is not None:
+        raise InputError(f"--backend is for --transport online; a {args.transport} file names --model only",
+                         field="backend")
+    else:
+        model = ModelSpec.of(args.transport, args.model, settings=None)
     mining = MiningOptions(args.top_k, args.min_length, max_chars=args.max_chars,
                            shard_bytes=max(1, int(args.shard_mb * 2**20)), skip_top=args.skip_top,
                            stop_words=False if args.keep_stop_words else None)
@@ -129,12 +135,13 @@ def run(args: argparse.Namespace) -> int:
     corpus = sample_corpus(args.lang) if args.corpus == SAMPLE else args.corpus
 
     try:
-        done = build_ground(args.folder, args.lang, corpus, args.plan, generator, plan_scale=args.plan_scale,
+        done = build_ground(args.folder, args.lang, corpus, args.plan, model, imports=args.imports,
+                            plan_scale=args.plan_scale,
                             executor=args.executor, workers=args.workers, ray_address=args.ray_address, mining=mining,
                             revision=args.revision, corpus_license=args.corpus_license, until=args.until,
                             force=forced, overwrite=args.overwrite,
                             on_stage=stage_reporter(args),
-                        progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
+                            progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
     except BatchPending as pending:
         _tell_imports(args)
         console.print(f"{args.lang}: generate pending, waiting for batch results: {pending}", soft_wrap=True)

@@ -59,3 +59,52 @@ def option_values(args: argparse.Namespace, chosen: str, classes: Classes, noun:
             raise InputError(f"{flag} is an option of the {' and '.join(b for b, _ in users)} {noun} only, not of "
                              f"{chosen}")
     return values
+
+
+def add_model_flags(parser: argparse.ArgumentParser, classes: Classes, *, what: str, identity: str,
+                    max_tokens: int | None = None, system_help: str | None = None, alias: bool = False) -> None:
+    """The one set of model flags (``run``, ``build trans``, ``build ground``): which backend and
+    model, the backend's own options, and (where the command's requests take them from the
+    command line: ``max_tokens`` given) the sampling settings and the system turn."""
+    names = ["--backend", "--engine"] if alias else ["--backend"]
+    parser.add_argument(*names, dest="backend", choices=tuple(classes), metavar="BACKEND",
+                        help=f"{what}: {', '.join(classes)} (mock: in-process answers for tests and demos)"
+                        + ("; --engine is the same flag, its former name" if alias else ""))
+    parser.add_argument("--model", help="the model: a server's model name, a path or hub id (hf, vllm, seq2seq), "
+                        "any label (mock; default there: fake)")
+    if max_tokens is not None:
+        gen = parser.add_argument_group("generation")
+        gen.add_argument("--max-tokens", type=int, default=max_tokens, help="generation budget per request")
+        gen.add_argument("--temperature", type=float, default=0.0, help="0 = greedy")
+        gen.add_argument("--top-p", type=float, default=1.0, help="nucleus sampling (with --temperature > 0)")
+        gen.add_argument("--seed", type=int, default=0, help="sampling seed")
+        gen.add_argument("--thinking", choices=["on", "off"],
+                         help="switch reasoning on/off where the model supports it (default: the model's own)")
+        gen.add_argument("--gen-kwargs", metavar="K=V,...", help="further sampling settings passed to the backend "
+                         "as they are, e.g. top_k=20,presence_penalty=0.5 (recorded; part of the identity)")
+        gen.add_argument("--system-prompt", help=system_help or "a system turn before every prompt")
+    add_option_flags(parser.add_argument_group("backend options (each applies to the backends it names)"), classes,
+                     identity=identity)
+
+
+def model_spec(args: argparse.Namespace, classes: Classes, *, language: str | None = None) -> Any:
+    """The ``ModelSpec`` of the model flags: options typed and checked here, at the edge. A
+    backend must be named (the mock only when asked for)."""
+    from indicifeval.runs.backends.spec import ModelSpec
+    from indicifeval.runs.requests import SamplingSettings, parse_gen_kwargs
+
+    backend = getattr(args, "backend", None)
+    if backend is None:
+        raise InputError("name the model's backend with --backend (mock: the in-process fake, for tests and demos)",
+                         field="backend")
+    model = args.model or ("fake" if backend == "mock" else None)
+    if not model:
+        raise InputError(f"name the model with --model (the {backend} backend's model)", field="model")
+    options = option_values(args, backend, classes)
+    settings = None
+    if hasattr(args, "max_tokens"):
+        thinking = None if args.thinking is None else args.thinking == "on"
+        settings = SamplingSettings(args.max_tokens, args.temperature, args.top_p, args.seed, thinking,
+                                    parse_gen_kwargs(args.gen_kwargs))
+    return ModelSpec.of(backend, model, options, settings=settings, system=getattr(args, "system_prompt", None),
+                        language=language)

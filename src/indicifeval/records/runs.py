@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 GENERATION_FORMAT = 1
-MANIFEST_FORMAT = 2
+MANIFEST_FORMAT = 3  # 3: the model's identity in one shape (was: generation + backend_settings)
 
 
 @dataclass
@@ -53,12 +53,14 @@ class Generation:
 
 @dataclass
 class RunManifest:
-    """A run folder's ``manifest.json``. ``generation``, ``data`` and ``backend_settings`` are
-    the run's identity: a folder resumes only with the same ones."""
+    """A run folder's ``manifest.json``. ``model`` (``ModelSpec.identity()``: backend, model,
+    output-affecting options, sampling settings, system turn, chat template), ``data`` and
+    ``max_answer_chars`` are the run's identity: a folder resumes only with the same ones.
+    ``migrations`` records each upgrade of a folder an earlier version made."""
 
-    generation: dict[str, Any]
+    model: dict[str, Any]
     data: dict[str, Any] = field(default_factory=dict)
-    backend_settings: dict[str, Any] = field(default_factory=dict)
+    max_answer_chars: int = 1_000_000
     backend_options: dict[str, Any] = field(default_factory=dict)
     backend: dict[str, Any] | None = None  # what the started backend said of itself
     scoring: str = "fixed"  # the mode scores.jsonl holds
@@ -69,10 +71,11 @@ class RunManifest:
     finished_at: str | None = None
     rescored_at: str | None = None
     indicifeval_version: str = ""
+    migrations: list[dict[str, Any]] = field(default_factory=list)
     tool: str = "run"
     format_version: int = MANIFEST_FORMAT
 
-    IDENTITY = ("generation", "data", "backend_settings")
+    IDENTITY = ("model", "data", "max_answer_chars")
 
     def identity(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.IDENTITY}
@@ -82,7 +85,24 @@ class RunManifest:
 
     @classmethod
     def from_json(cls, data: dict) -> RunManifest:
+        """A manifest of this format (``runs.store`` upgrades older ones before they get here)."""
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in data.items() if k in known}
-        values.setdefault("generation", {})
+        values.setdefault("model", {})
         return cls(**values)
+
+
+def model_facts(manifest: dict[str, Any]) -> dict[str, Any]:
+    """model, backend, thinking and the sampling settings of a run's ``manifest.json`` of any
+    format (format 2 kept them under ``generation``), for the tables that show runs."""
+    model = manifest.get("model")
+    if isinstance(model, dict):
+        settings = dict(model.get("settings") or {})
+        return {"model": model.get("model"), "backend": model.get("backend"), "thinking": settings.get("thinking"),
+                "settings": {"model": model.get("model"), "backend": model.get("backend"),
+                             **{k: v for k, v in settings.items() if k != "thinking"},
+                             "system_prompt": model.get("system")}}
+    generation = manifest.get("generation") or {}
+    return {"model": generation.get("model"), "backend": generation.get("backend"),
+            "thinking": generation.get("thinking"),
+            "settings": {k: v for k, v in generation.items() if k != "thinking"}}

@@ -14,6 +14,7 @@ from typing import Any
 from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import InputError
+from indicifeval.records import model_facts
 from indicifeval.records.layout import GENERATIONS, RESPONSES, ROWS, SCORES, score_file_names
 from indicifeval.reports.families import family_of
 from indicifeval.reports.model import RunInfo
@@ -87,13 +88,12 @@ def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | 
     scores_path = folder / scores_name
     if not scores_path.exists():
         raise InputError(f"no {scores_name}: run `indicifeval run` or `indicifeval score` first", str(folder))
-    generation = manifest.get("generation") or {}
-    model = generation.get("model") or folder.name
+    facts = model_facts(manifest)
+    model = facts["model"] or folder.name
     family, size = family_of(model, family_map)
     info = RunInfo(
         name=folder.name, folder=str(folder), model=model, family=family, size_b=size,
-        thinking=generation.get("thinking"), scoring=mode, backend=generation.get("backend"),
-        settings={k: v for k, v in generation.items() if k != "thinking"},
+        thinking=facts["thinking"], scoring=mode, backend=facts["backend"], settings=facts["settings"],
     )
     answers_file = (GENERATIONS if (folder / GENERATIONS).exists() else RESPONSES if (folder / RESPONSES).exists()
                     else None)

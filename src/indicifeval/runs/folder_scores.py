@@ -9,7 +9,7 @@ from pathlib import Path
 from indicifeval.checkers import ScoringMode
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import Row, load_rows
-from indicifeval.records import Generation, RunManifest
+from indicifeval.records import Generation, RunManifest, model_facts
 from indicifeval.records.layout import ROWS
 from indicifeval.runs.store import RunStore, now_iso
 from indicifeval.scoring.api import ScoreResult, score_rows
@@ -86,11 +86,11 @@ def _run_stats(rows: list[Row], generations: dict[str, dict], manifest: dict, fa
         for k, v in (g.get("usage") or {}).items():
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 usage[k] = usage.get(k, 0) + v
-    generation = manifest.get("generation") or {}
+    facts = model_facts(manifest)
     return {
-        "model": generation.get("model"),
-        "backend": generation.get("backend"),
-        "thinking": generation.get("thinking"),
+        "model": facts["model"],
+        "backend": facts["backend"],
+        "thinking": facts["thinking"],
         "items": len(rows),
         "generated": dict(sorted(generated.items())),
         "failed": failed,
@@ -111,7 +111,7 @@ def rescore(folder: str | Path, scoring: ScoringMode | str) -> tuple[ScoreResult
     with store.lock("score"):
         store.repair()
         result = score_folder(store.folder, scoring)
-        manifest = store.read_manifest() or RunManifest(generation={}, scoring=result.scoring)
+        manifest = store.read_manifest() or RunManifest(model={}, scoring=result.scoring)
         written = store.write_scores(result, manifest)
         manifest.rescored_at = now_iso()
         store.write_manifest(manifest)

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 DEFAULT_MAX_TOKENS = 1280  # the paper's (and the authors' lm-eval YAMLs') generation budget
+DEFAULT_MAX_ANSWER_CHARS = 1_000_000  # far beyond any budget; a runaway server answer is cut here
 
 
 @dataclass(frozen=True)
@@ -34,43 +35,6 @@ class SamplingSettings:
     @property
     def chat_template_kwargs(self) -> dict:
         return {} if self.thinking is None else {"enable_thinking": self.thinking}
-
-
-@dataclass(frozen=True)
-class GenerationConfig:
-    """A benchmark run's model and settings: everything that changes what it generates. A
-    run folder refuses to resume with a different one."""
-
-    model: str
-    backend: str
-    max_tokens: int = DEFAULT_MAX_TOKENS
-    temperature: float = 0.0
-    top_p: float = 1.0
-    seed: int = 0
-    thinking: bool | None = None  # None: the model's default
-    system_prompt: str | None = None
-    # further sampling settings passed to the backend as they are (``--gen-kwargs top_k=20``)
-    gen_kwargs: dict[str, Any] = field(default_factory=dict, hash=False)
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-    @property
-    def sampling(self) -> SamplingSettings:
-        return SamplingSettings(self.max_tokens, self.temperature, self.top_p, self.seed, self.thinking,
-                                dict(self.gen_kwargs))
-
-    def messages(self, prompt: str) -> list[dict]:
-        """One user turn, after an optional system prompt."""
-        msgs = [{"role": "system", "content": self.system_prompt}] if self.system_prompt else []
-        return msgs + [{"role": "user", "content": prompt}]
-
-    def request(self, uid: str, prompt: str) -> GenerationRequest:
-        return GenerationRequest(uid, self.messages(prompt), self.sampling)
-
-    @property
-    def chat_template_kwargs(self) -> dict:
-        return self.sampling.chat_template_kwargs
 
 
 @dataclass(frozen=True)

@@ -8,20 +8,20 @@ mended), cut at ``max_answer_chars`` (the cut recorded), and split from their re
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from indicifeval.core.log import JsonlLog
 from indicifeval.core.safe_text import sanitize
 from indicifeval.records import Generation
 from indicifeval.runs.backends import Backend
-from indicifeval.runs.requests import GenerationRequest, GenerationResult
+from indicifeval.runs.requests import DEFAULT_MAX_ANSWER_CHARS, GenerationRequest, GenerationResult
 from indicifeval.text.reasoning import split_reasoning
 
 T = TypeVar("T")
-DEFAULT_MAX_ANSWER_CHARS = 1_000_000  # far beyond any budget; a runaway server answer is cut here
 
 
 @dataclass
@@ -104,6 +104,82 @@ def cached(records: Iterable[dict], hashes: Mapping[str, str]) -> dict[str, Gene
     return out
 
 
+def content_hash(key: str, payload: str) -> str:
+    """The one content hash of a paid-for answer: what was asked (``payload``: the text, or a
+    fingerprint of the whole request) of which model (``key``: ``ModelSpec.key``)."""
+    return hashlib.sha256(f"{key}\n{payload}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Filled:
+    """What ``fill`` found and did: the answers (uid -> generation), how many were asked now,
+    reused from the cache (``rehashed`` of them found under a key an earlier version used) and
+    still missing (failed)."""
+
+    answers: dict[str, Generation]
+    asked: int
+    reused: int
+    failed: int
+    rehashed: int = 0
+
+    def counts(self) -> dict[str, int]:
+        out = {"asked": self.asked, "reused": self.reused, "failed": self.failed}
+        return {**out, "rehashed": self.rehashed} if self.rehashed else out
+
+
+def rehash(log: JsonlLog, payloads: Mapping[str, str], hashes: Mapping[str, str], old_keys: Sequence[str | None],
+           have: Mapping[str, Generation]) -> int:
+    """Answers an earlier version logged under another key for the same model (``old_keys``;
+    None: hashed from the payload alone) appended again under their hash of today, once: reused,
+    never asked again. Returns how many were."""
+    missing = [uid for uid in hashes if uid not in have]
+    if not missing or not old_keys or not log.exists():
+        return 0
+    found: dict[str, Generation] = {}
+    records = list(log.read())
+    for old in old_keys:
+        wanted = {uid: payloads[uid] if old is None else content_hash(old, payloads[uid])
+                  for uid in missing if uid not in found}
+        found.update(cached(records, wanted))
+    if found:
+        with log:
+            log.append_many([replace(g, content_hash=hashes[uid]).to_json() for uid, g in found.items()])
+    return len(found)
+
+
+def fill(log: JsonlLog, requests: Mapping[str, GenerationRequest], payloads: Mapping[str, str], key: str,
+         open_backend: Callable[[], Backend], *, old_keys: Sequence[str | None] = (),
+         on_progress: Callable[[int], None] | None = None, bar: Callable[[int], Any] | None = None) -> Filled:
+    """Every request answered into ``log`` (a content-addressed cache of paid-for answers): the
+    cache's answer where it has one for this payload and model key, else the first request per
+    content hash asked through the backend (opened only when something is asked). ``bar(n)``
+    gives a progress context for ``n`` asks, yielding ``advance``."""
+    hashes = {uid: content_hash(key, payloads[uid]) for uid in requests}
+    have = cached(log.read(), hashes) if log.exists() else {}
+    moved = rehash(log, payloads, hashes, old_keys, have)
+    if moved:
+        have = cached(log.read(), hashes)
+    ask = first_per_key([uid for uid in requests if uid not in have], hashes.__getitem__)
+    if ask:
+        jobs = [Job(requests[uid], hashes[uid]) for uid in ask]
+        by_hash: dict[str, list[str]] = {}
+        for uid in requests:
+            if uid not in have:
+                by_hash.setdefault(hashes[uid], []).append(uid)
+        answered: list[Generation] = []  # journalled without an error: what the cache now holds
+        backend = open_backend()
+        if bar is None:
+            execute(backend, jobs, log, on_progress=on_progress, on_record=answered.append)
+        else:
+            with bar(len(jobs)) as advance:
+                execute(backend, jobs, log, on_progress=advance, on_record=answered.append)
+        for generation in answered:  # read from memory, not the log: a fifth of a stage's time at 64 in flight
+            if generation.error is None:
+                for uid in by_hash.get(generation.content_hash or "", ()):
+                    have[uid] = replace(generation, uid=uid)
+    return Filled(have, len(ask), len(requests) - len(ask), len(requests) - len(have), moved)
+
+
 def first_per_key(items: Iterable[T], key: Callable[[T], str]) -> list[T]:
     """The first item of each key, in order: identical requests in one batch are asked once (the
     cache then answers the others by their content hash)."""
@@ -115,8 +191,10 @@ def first_per_key(items: Iterable[T], key: Callable[[T], str]) -> list[T]:
 
 def execute(backend: Backend, jobs: Sequence[Job], log: JsonlLog, *,
             max_answer_chars: int = DEFAULT_MAX_ANSWER_CHARS,
-            on_progress: Callable[[int], None] | None = None) -> None:
-    """Generate ``jobs`` with ``backend``, appending one record to ``log`` as each finishes."""
+            on_progress: Callable[[int], None] | None = None,
+            on_record: Callable[[Generation], None] | None = None) -> None:
+    """Generate ``jobs`` with ``backend``, appending one record to ``log`` as each finishes
+    (then handing it to ``on_record``)."""
     if max_answer_chars < 1:
         raise ValueError("max_answer_chars must be at least 1")
     by_uid = {job.uid: job for job in jobs}
@@ -126,6 +204,8 @@ def execute(backend: Backend, jobs: Sequence[Job], log: JsonlLog, *,
         record = record_of(result, by_uid[result.uid], max_answer_chars)
         with lock:
             log.append(record.to_json())
+            if on_record is not None:
+                on_record(record)
         if on_progress:
             on_progress(1)
 
@@ -133,4 +213,5 @@ def execute(backend: Backend, jobs: Sequence[Job], log: JsonlLog, *,
         backend.generate([job.request for job in jobs], on_result)
 
 
-__all__ = ["DEFAULT_MAX_ANSWER_CHARS", "Job", "Plan", "cached", "execute", "first_per_key", "plan", "record_of"]
+__all__ = ["DEFAULT_MAX_ANSWER_CHARS", "Filled", "Job", "Plan", "cached", "content_hash", "execute", "fill",
+           "first_per_key", "plan", "record_of", "rehash"]

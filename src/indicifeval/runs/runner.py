@@ -11,18 +11,17 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from indicifeval._version import __version__
 from indicifeval.checkers import ScoringMode
 from indicifeval.core.folders import claim
 from indicifeval.dataset import load_dataset
 from indicifeval.records import RunManifest
-from indicifeval.runs.backends import Backend, BackendError, create_backend
-from indicifeval.runs.backends.options import BackendOptions, options_for
+from indicifeval.runs.backends import Backend, BackendError
+from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.runs.folder_scores import score_folder
-from indicifeval.runs.requests import GenerationConfig
-from indicifeval.runs.resumable import DEFAULT_MAX_ANSWER_CHARS, Job, execute, plan
+from indicifeval.runs.requests import DEFAULT_MAX_ANSWER_CHARS
+from indicifeval.runs.resumable import Job, execute, plan
 from indicifeval.runs.store import RunMismatch, RunStore, now_iso
 from indicifeval.scoring.api import ScoreResult
 
@@ -47,23 +46,21 @@ class RunOutcome:
     failed: int = 0
 
 
-def _manifest(config: GenerationConfig, data_info: dict, scoring: str, options: BackendOptions,
-              max_answer_chars: int) -> RunManifest:
+def _manifest(spec: ModelSpec, data_info: dict, scoring: str, max_answer_chars: int) -> RunManifest:
     return RunManifest(
-        generation=config.to_json(),
+        model=spec.identity(),
         data={k: data_info.get(k) for k in ("source", "repo", "revision", "subsets", "languages", "tags", "limit")},
-        backend_settings={**options.output_settings(), "max_answer_chars": max_answer_chars},
-        backend_options=options.to_json(), scoring=scoring, indicifeval_version=__version__,
+        max_answer_chars=max_answer_chars, backend_options=spec.options.to_json(), scoring=scoring,
+        indicifeval_version=__version__,
     )
 
 
 def run(
-    config: GenerationConfig,
+    spec: ModelSpec,
     out: str | Path,
     data: DataOptions | None = None,
     *,
     scoring: ScoringMode | str = ScoringMode.FIXED,
-    backend_options: BackendOptions | dict[str, Any] | None = None,
     backend: Backend | None = None,
     on_total: Callable[[int, int], None] | None = None,
     on_progress: Callable[[int], None] | None = None,
@@ -74,12 +71,12 @@ def run(
 
     Running the same call again resumes: finished items are not generated again. A folder
     made with other settings is refused (RunMismatch); a folder another process is using is
-    refused at once (BusyError). ``backend_options`` are the backend's options (its
-    ``options.py`` dataclass, or a dict of them); credentials in a URL are masked wherever
-    they are recorded, and API keys are read from the environment by the backend.
+    refused at once (BusyError). ``spec`` names the model, its backend's options, the sampling
+    settings and the system turn; credentials in a URL are masked wherever they are recorded,
+    and API keys are read from the environment by the backend. ``backend`` stands in for
+    ``spec.open()`` (a ready one: tests, the Python API).
     """
     data = data or DataOptions()
-    options = options_for(config.backend, backend_options)
     mode = ScoringMode(scoring)
     if max_answer_chars < 1:
         raise ValueError("max_answer_chars must be at least 1")
@@ -88,22 +85,21 @@ def run(
     created = not store.folder.exists()
     with store.lock("run"):
         try:
-            return _run_locked(config, store, data, mode, options, backend, on_total, on_progress, max_answer_chars)
+            return _run_locked(spec, store, data, mode, backend, on_total, on_progress, max_answer_chars)
         except BackendError:
             if created and not store.has_generations():  # nothing made: leave no folder behind
                 shutil.rmtree(store.folder, ignore_errors=True)
             raise
 
 
-def _run_locked(config: GenerationConfig, store: RunStore, data: DataOptions, mode: ScoringMode,
-                options: BackendOptions, backend: Backend | None, on_total, on_progress,
-                max_answer_chars: int) -> RunOutcome:
+def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: ScoringMode, backend: Backend | None,
+                on_total, on_progress, max_answer_chars: int) -> RunOutcome:
     dataset = load_dataset(data.subsets, data.languages, data.source, revision=data.revision,
                            tags=data.tags, limit=data.limit)
-    manifest = _manifest(config, dataset.info, mode.value, options, max_answer_chars)
+    manifest = _manifest(spec, dataset.info, mode.value, max_answer_chars)
     old = store.check_resumable(manifest)
     store.repair()
-    jobs = [Job(config.request(str(r.id), r.prompt), r.content_hash,
+    jobs = [Job(spec.request(str(r.id), r.prompt), r.content_hash,
                 {"key": r.key, "language": r.language, "subset": r.subset}) for r in dataset.rows]
     todo = plan(jobs, store.latest_generations() if old is not None else {})
     notes: list[str] = []
@@ -115,6 +111,7 @@ def _run_locked(config: GenerationConfig, store: RunStore, data: DataOptions, mo
     if old is not None:
         manifest.scoring, manifest.scored = old.scoring, old.scored  # scores.jsonl keeps its mode
         manifest.started_at, manifest.backend = old.started_at, old.backend
+        manifest.migrations = old.migrations
     manifest.started_at = manifest.started_at or now_iso()
     manifest.status, manifest.items = "generating", len(jobs)
     store.write_manifest(manifest)
@@ -124,7 +121,7 @@ def _run_locked(config: GenerationConfig, store: RunStore, data: DataOptions, mo
 
     if todo.todo:
         if backend is None:
-            backend = create_backend(config.backend, config.model, options)
+            backend = spec.open()
         described = backend.describe()
         previous = manifest.backend or {}
         if previous.get("chat_template_hash") and described.get("chat_template_hash") and \

@@ -15,16 +15,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from indicifeval._version import __version__
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import StagedFiles
 from indicifeval.core.folders import MANIFEST, read_manifest, write_manifest
 from indicifeval.core.lock import FolderLock
 from indicifeval.core.log import JsonlLog
 from indicifeval.dataset import Row, write_rows_jsonl
-from indicifeval.records import RunManifest
+from indicifeval.records import MANIFEST_FORMAT, RunManifest
 from indicifeval.records.layout import GENERATIONS, ROWS, score_file_names
-
-# Manifest fields that change what is generated; a run only resumes if all of them agree.
+from indicifeval.runs.requests import DEFAULT_MAX_ANSWER_CHARS, SamplingSettings
 
 
 class RunMismatch(InputError):
@@ -44,6 +44,30 @@ def _diff(old: Any, new: Any, path: str = "") -> list[str]:
     return [] if old == new else [f"{path}: {old!r} in the folder, {new!r} now"]
 
 
+def upgrade_run_manifest(data: dict[str, Any]) -> dict[str, Any]:
+    """A run manifest of format 2 (``generation`` and ``backend_settings``) in today's shape:
+    the model's identity as ``ModelSpec.identity()`` gives it for the same command, so a folder
+    made by an earlier version resumes without generating anything again."""
+    if int(data.get("format_version") or 0) >= MANIFEST_FORMAT or "model" in data:
+        return data
+    from indicifeval.runs.backends.spec import TEMPLATED, model_identity
+
+    generation = dict(data.get("generation") or {})
+    settings = dict(data.get("backend_settings") or {})
+    chars = settings.pop("max_answer_chars", DEFAULT_MAX_ANSWER_CHARS)
+    backend, described = str(generation.get("backend") or ""), data.get("backend") or {}
+    sampling = {name: generation.get(name, default) for name, default in SamplingSettings().to_json().items()}
+    model = {"backend": backend, "model": model_identity(str(generation.get("model") or "")), "options": settings,
+             "settings": sampling,
+             "system": generation.get("system_prompt"),
+             "chat_template_hash": described.get("chat_template_hash") if backend in TEMPLATED else None}
+    out = {k: v for k, v in data.items() if k not in ("generation", "backend_settings")}
+    migration = {"from_format": data.get("format_version"), "to_format": MANIFEST_FORMAT, "at": now_iso(),
+                 "indicifeval_version": __version__}
+    return {**out, "model": model, "max_answer_chars": chars, "format_version": MANIFEST_FORMAT,
+            "migrations": [*(data.get("migrations") or []), migration]}
+
+
 class RunStore:
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
@@ -58,8 +82,10 @@ class RunStore:
         return self.folder / MANIFEST
 
     def read_manifest(self) -> RunManifest | None:
+        """The manifest, upgraded in memory if an earlier version wrote it (the upgrade is
+        written, and recorded under ``migrations``, by the next run that writes the manifest)."""
         data = read_manifest(self.folder)
-        return None if data is None else RunManifest.from_json(data)
+        return None if data is None else RunManifest.from_json(upgrade_run_manifest(data))
 
     def write_manifest(self, manifest: RunManifest) -> None:
         write_manifest(self.folder, manifest.to_json())

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from indicifeval.builder.candidates import write_candidates
 from indicifeval.builder.ground.corpus import HUB_PREFIX, Shard, list_shards
-from indicifeval.builder.ground.generate import reply_hashes
+from indicifeval.builder.ground.generate import replies as logged_replies
 from indicifeval.builder.ground.mining import (
     FeatureTask,
     VocabPart,
@@ -46,7 +46,6 @@ from indicifeval.core.jsonl import read_jsonl, write_jsonl
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
 from indicifeval.records import AUTO_OK, GenerationTask, MinedContext, layout
-from indicifeval.runs.resumable import cached
 
 PIPELINE = "ground"
 SHARDS, VOCAB, KEYWORDS = "ground/shards.json", "ground/vocab.json", "ground/keywords.jsonl"
@@ -55,6 +54,7 @@ KEYWORDS_MADE, KEYWORDS_RANKED = "ground/.keywords-made.sha256", "ground/keyword
 CONTEXTS, SELECT_REJECTED = "ground/contexts.jsonl", "ground/select-rejected.jsonl"
 REQUESTS, GENERATIONS = "ground/requests.jsonl", "ground/generations.jsonl"
 ROWS, REJECTED, VALIDATION = layout.GROUND_ROWS, "ground/rejected.jsonl", "ground/validation.jsonl"
+DRAWN_ALONE = "drawn-alone"  # each context's need for the context drawn alone, not as the plan's share
 
 
 def _write_json(path, data) -> None:
@@ -145,8 +145,8 @@ def vocab_stage(ctx: StageContext) -> dict[str, int]:
                  f"{total.skipped.get('first_' + kind, '?')})")
     _check_script(total, language, _corpus(ctx))
     left_out: Counter[str] = Counter()
-    stop = stop_keys(language) if ctx.params.get("stop_words", "off") != "off" else frozenset()
-    keywords = rank_keywords(total, ctx.params["top_k"], from_k=ctx.params.get("skip_top", 0),
+    stop = stop_keys(language) if ctx.params["stop_words"] != "off" else frozenset()
+    keywords = rank_keywords(total, ctx.params["top_k"], from_k=ctx.params["skip_top"],
                              min_df=ctx.params["min_df"], stop=stop, left_out=left_out)
     _write_json(ctx.output(VOCAB), {"docs": total.docs, "words": len(total.tf), "skipped": total.skipped,
                                     "left_out": dict(sorted(left_out.items()))})
@@ -241,11 +241,12 @@ def _requests(ctx: StageContext) -> list[GenerationTask]:
 @stage("requests", pipeline=PIPELINE, after=("select",), help="one generation request per context")
 def requests_stage(ctx: StageContext) -> dict[str, int]:
     contexts, seed = _contexts(ctx), ctx.params["seed"]
-    if "context_required_share" in ctx.params:  # exactly the plan's share
-        needs = context_required_ids(seed, [c.id for c in contexts], ctx.params["context_required_share"])
-        tasks = [make_request(c, seed, c.id in needs) for c in contexts]
-    else:  # a folder made before the share was a plan setting: each item drawn alone, as then
+    share = ctx.params["context_required_share"]
+    if share == DRAWN_ALONE:  # how an earlier version drew it, kept by a folder it made
         tasks = [make_request(c, seed) for c in contexts]
+    else:  # exactly the plan's share
+        needs = context_required_ids(seed, [c.id for c in contexts], share)
+        tasks = [make_request(c, seed, c.id in needs) for c in contexts]
     write_jsonl(ctx.output(REQUESTS), (t.to_json() for t in tasks))
     styles = Counter("context" if t.context_required else "no_context" for t in tasks)
     return {"requests": len(tasks), **dict(sorted(styles.items()))}
@@ -262,7 +263,7 @@ def generate_stage(ctx: StageContext) -> dict[str, int]:
 def rows_stage(ctx: StageContext) -> dict[str, int]:
     contexts = {c.id: c for c in _contexts(ctx)}
     tasks = _requests(ctx)
-    replies = cached(ctx.read_log(GENERATIONS).read(), reply_hashes(tasks, ctx.params["model"]))
+    replies = logged_replies(ctx, tasks, GENERATIONS)
     provenance = dict(ctx.params.get("provenance") or {})
     rows, rejected = [], []
     reasons: Counter[str] = Counter()

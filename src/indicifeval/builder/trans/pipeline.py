@@ -4,13 +4,13 @@ a profile. The English source is the hub's ``en`` split, a local copy of it, or 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from indicifeval.builder.project import BuildFolder, StageRecord
 from indicifeval.builder.stages import (
+    Progress,
     StageCall,
     check_stage_names,
     pipeline_order,
@@ -19,25 +19,15 @@ from indicifeval.builder.stages import (
 )
 from indicifeval.builder.trans import beyond
 from indicifeval.builder.trans import stages as trans_stages
-from indicifeval.builder.trans.engines import (
-    CHAT_ENGINES,
-    Engine,
-    create_engine,
-    options_class,
-    resolve_engine,
-    system_prompt,
-)
 from indicifeval.builder.trans.plan import UNITS
 from indicifeval.builder.trans.protect import PROTECT
 from indicifeval.builder.trans.source import INSTRUCTION_LISTS
+from indicifeval.builder.trans.translator import translator
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import load_dataset, write_rows_jsonl
 from indicifeval.languages import get_profile
-from indicifeval.runs.backends import Backend, BackendOptions
-from indicifeval.runs.backends.mock import MockBackend
-from indicifeval.runs.backends.mock_scripts import is_script, resolve_script
-from indicifeval.runs.backends.spec import chat_template_hash, model_identity
-from indicifeval.runs.requests import SamplingSettings
+from indicifeval.runs.backends import Backend
+from indicifeval.runs.backends.spec import ModelSpec
 
 STAGES = tuple(pipeline_order(trans_stages.PIPELINE))  # plan, pretranslate, translate, assemble, validate
 SOURCE_COPY = "trans/english.jsonl"
@@ -45,9 +35,9 @@ SOURCE_COPY = "trans/english.jsonl"
 
 @dataclass(frozen=True)
 class TransSettings:
-    """How the release's rows are made; None: the default (``DEFAULTS``), except in a folder
-    made before these were settings, which keeps what it was made with
-    (``stages.LEGACY_SETTINGS``) so the same command goes on instead of translating again."""
+    """How the release's rows are made; None: the default (``DEFAULTS``), or in a folder an
+    earlier version made before these were settings, what it was made with (the folder's
+    ``defaults``), so the same command goes on instead of translating again."""
 
     units: str | None = None  # whole | lines (trans.plan)
     protect: str | None = None  # inline | placeholder (trans.protect)
@@ -55,63 +45,16 @@ class TransSettings:
 
     DEFAULTS = {"units": "whole", "protect": "inline", "instructions": "release"}
     CHOICES = {"units": UNITS, "protect": PROTECT, "instructions": INSTRUCTION_LISTS}
-    STAGE = {"units": "plan", "protect": "translate", "instructions": "plan"}  # the stage that records it
 
     def resolve(self, build: BuildFolder) -> dict[str, str]:
-        """name -> value for the stage parameters; a setting left out of the dict is the
-        folder's legacy value (not recorded, so its stage's identity is unchanged)."""
+        """name -> value for the stage parameters."""
         out = {}
         for name, default in self.DEFAULTS.items():
             given = getattr(self, name)
-            if given is not None:
-                if given not in self.CHOICES[name]:
-                    raise InputError(f"{name} must be one of {', '.join(self.CHOICES[name])}, got {given!r}",
-                                     field=name)
-                out[name] = given
-            elif not build.made_without(self.STAGE[name], name):
-                out[name] = default
+            if given is not None and given not in self.CHOICES[name]:
+                raise InputError(f"{name} must be one of {', '.join(self.CHOICES[name])}, got {given!r}", field=name)
+            out[name] = build.setting(name, given, default)
         return out
-
-
-@dataclass
-class EngineSpec:
-    """Which engine translates, and how: its identity is recorded with each stage that calls it."""
-
-    name: str
-    model: str
-    options: dict[str, Any] = field(default_factory=dict)
-    prompt: str | None = None  # a chat engine's system prompt: a name in prompts.json, or the text
-    settings: SamplingSettings = field(default_factory=lambda: SamplingSettings(max_tokens=2048))
-    backend: Backend | None = None  # a ready backend (tests, the Python API)
-
-    def resolved_options(self, language: str) -> BackendOptions:
-        values = dict(self.options)
-        if self.name not in CHAT_ENGINES:
-            values["target_language"] = language
-        if self.name == "mock" and str(values.get("answers", "")).startswith("fake"):
-            values = {}  # the fake translator is made below; MockOptions knows only real answer files
-        return options_class(self.name).from_mapping(values)
-
-    def identity(self, language: str) -> dict[str, Any]:
-        options = self.resolved_options(language)
-        template = chat_template_hash(self.name, self.model) if self.name in CHAT_ENGINES else None
-        return {"engine": self.name, "model": model_identity(self.model), "options": options.output_settings(),
-                **({"chat_template_hash": template} if template is not None else {}),
-                "fake": self.options.get("answers") if self.name == "mock" else None,
-                "system_prompt": system_prompt(self.prompt, language) if self.name in CHAT_ENGINES else None,
-                "settings": self.settings.to_json()}
-
-    def factory(self, language: str) -> Callable[[], Engine]:
-        def make() -> Engine:
-            backend = self.backend
-            answers = str(self.options.get("answers", ""))
-            if backend is None and self.name == "mock" and answers.startswith("fake"):
-                name = answers if is_script(answers) else "fake-translator:" + answers.partition(":")[2]
-                backend = MockBackend(self.model, script=resolve_script(name, language))
-            return create_engine(self.name, self.model, language, self.resolved_options(language),
-                                 prompt=self.prompt, settings=self.settings, backend=backend)
-
-        return make
 
 
 def _source_file(build: BuildFolder, source: str | Path) -> Path:
@@ -128,43 +71,42 @@ def _source_file(build: BuildFolder, source: str | Path) -> Path:
     return out
 
 
-def build_trans(out: str | Path, language: str, source: str | Path, engine: EngineSpec, *,
+def build_trans(out: str | Path, language: str, source: str | Path, model: ModelSpec, *,
                 settings: TransSettings = TransSettings(), until: str | None = None, force: Iterable[str] = (),
                 overwrite: bool = False, on_stage: Callable[[str, StageRecord], None] | None = None,
-                progress: Callable[[str, int], Any] | None = None) -> dict[str, StageRecord]:
+                progress: Progress | None = None, backend: Backend | None = None) -> dict[str, StageRecord]:
     """Run the Trans pipeline in ``out`` for ``language`` up to ``until`` (default: all),
-    restarting the stages in ``force``; returns each stage's record. ``settings``: whole
-    prompts or lines, keywords inline or as placeholders, the release's instruction lists or
-    the source's."""
+    restarting the stages in ``force``; returns each stage's record. ``model`` translates (bound
+    to the language here; ``backend`` stands in for its own: tests, the Python API).
+    ``settings``: whole prompts or lines, keywords inline or as placeholders, the release's
+    instruction lists or the source's."""
     profile = get_profile(language)
     if not profile.is_indic and profile.code != "en":
         raise InputError(f"{language}: a Trans split is built for an Indic language profile", field="lang")
     check_stage_names(trans_stages.PIPELINE, until, force)
-    if engine.backend is None and resolve_engine(engine.name, engine.model) != engine.name:
-        engine = replace(engine, name=resolve_engine(engine.name, engine.model))
-    identity = engine.identity(language)  # options checked before any folder is made
+    spec = translator(model, language)  # options checked before any folder is made
+    spec.identity()
     build = BuildFolder(out).create(language, overwrite)
-    model = engine.factory(language)
     chosen = settings.resolve(build)
-    plan_params = {k: v for k, v in chosen.items() if k in ("units", "instructions")}
-    protect = {k: v for k, v in chosen.items() if k == "protect"}
+    plan_params = {k: chosen[k] for k in ("units", "instructions")}
+    protect = {"protect": chosen["protect"]}
     phrases = build.folder / trans_stages.PHRASES
     calls = {
         "plan": StageCall(inputs={"source": _source_file(build, source)}, params={"language": language,
                                                                                    **plan_params}),
-        "pretranslate": StageCall(params={"language": language}, model=model, model_identity=identity),
+        "pretranslate": StageCall(params={"language": language}, model=spec),
         # inline: the phrase table's words are part of what is asked, so an edit asks again
-        "translate": StageCall(inputs={"pretranslations": phrases} if chosen.get("protect") == "inline" else {},
-                               params={"language": language, **protect}, model=model, model_identity=identity),
-        "assemble": StageCall(inputs={"pretranslations": phrases},
-                              params={"language": language, "engine": identity, **protect}),
+        "translate": StageCall(inputs={"pretranslations": phrases} if chosen["protect"] == "inline" else {},
+                               params={"language": language, **protect}, model=spec),
+        "assemble": StageCall(inputs={"pretranslations": phrases}, params={"language": language, **protect},
+                              model=spec),
         "validate": StageCall(inputs={"candidates": build.folder / trans_stages.CANDIDATES},
-                              params={"language": language, "engine": identity}),
+                              params={"language": language}, model=spec),
     }
     done = run_pipeline(build, trans_stages.PIPELINE, calls, until=until, force=force, on_stage=on_stage,
-                        progress=progress)
+                        progress=progress, backend=backend)
     require_rows(build, done, ("assemble", "validate"))
     return done
 
 
-__all__ = ["STAGES", "EngineSpec", "TransSettings", "build_trans"]
+__all__ = ["STAGES", "TransSettings", "build_trans"]

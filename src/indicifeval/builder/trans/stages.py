@@ -11,15 +11,11 @@ anew. Files, in the build folder: ``trans/source.jsonl`` (the English rows), ``t
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
-from collections.abc import Callable
 
 from indicifeval.builder.candidates import read_candidates, write_candidates
 from indicifeval.builder.stages import StageContext, stage
 from indicifeval.builder.trans.assemble import assemble, engine_texts
-from indicifeval.builder.trans.engines import Engine
 from indicifeval.builder.trans.phrases import collect, lookup, merge, phrase_uid, read_table, write_table
 from indicifeval.builder.trans.plan import PLAN_FORMAT, TransPlan, make_plan
 from indicifeval.builder.trans.source import prepare
@@ -29,14 +25,14 @@ from indicifeval.dataset import load_rows, write_rows_jsonl
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
 from indicifeval.records import AUTO_OK, NEEDS_REVIEW, Generation, layout
-from indicifeval.runs.resumable import Job, cached, execute, first_per_key
+from indicifeval.runs.backends.spec import ModelSpec
+from indicifeval.runs.resumable import cached, content_hash, fill
 
 PIPELINE = "trans"
 SOURCE, PLANS = layout.TRANS_SOURCE, layout.TRANS_PLANS
 PHRASE_LOG, PHRASES = layout.TRANS_PHRASE_LOG, layout.TRANS_PHRASES
 MT_LOG, CANDIDATES = layout.TRANS_MT_LOG, layout.TRANS_CANDIDATES
 VALIDATION, ROWS = layout.TRANS_VALIDATION, layout.TRANS_ROWS
-EngineFactory = Callable[[], Engine]
 
 
 def _read_plans(ctx: StageContext) -> list[TransPlan]:
@@ -47,45 +43,27 @@ def _source_rows(ctx: StageContext):
     return load_rows(ctx.folder / SOURCE)
 
 
-def content_hash(text: str, engine_key: str) -> str:
-    return hashlib.sha256(f"{engine_key}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
+def _model(ctx: StageContext) -> ModelSpec:
+    if ctx.model is None:
+        raise InputError(f"stage {ctx.record.name!r} needs the translator (a bug: the pipeline gives it)")
+    return ctx.model
 
 
-def _hashes(engine: dict, texts: dict[str, str]) -> dict[str, str]:
-    engine_key = json.dumps(engine, sort_keys=True)
-    return {uid: content_hash(text, engine_key) for uid, text in texts.items()}
+def translations(ctx: StageContext, log_name: str, texts: dict[str, str]) -> dict[str, Generation]:
+    """uid -> the translation the cache holds for ``texts`` as the stage's model would make them."""
+    key = _model(ctx).key
+    return cached(ctx.read_log(log_name).read(), {uid: content_hash(key, text) for uid, text in texts.items()})
 
 
-def translations(ctx: StageContext, log_name: str, texts: dict[str, str], engine: dict) -> dict[str, Generation]:
-    """uid -> the translation the cache holds for ``texts`` as ``engine`` would make them."""
-    return cached(ctx.read_log(log_name).read(), _hashes(engine, texts))
-
-
-def _run_jobs(ctx: StageContext, log_name: str, texts: dict[str, str]) -> tuple[dict[str, int], dict[str, Generation]]:
-    """Translate ``uid -> text`` through the engine into the cache ``log_name``, asking only
-    what the cache does not hold for this text and engine; (counts, uid -> translation)."""
-    hashes = _hashes(ctx.record.identity["engine"], texts)
-    log = ctx.cache(log_name)
-    have = cached(log.read(), hashes)
-    pending = [uid for uid in texts if uid not in have]
-    ask = first_per_key(pending, hashes.__getitem__)  # a text several units share is asked once
-    if ask:
-        engine: Engine = ctx.model()  # made only when there is something to ask
-        jobs = [Job(engine.request(uid, texts[uid]), hashes[uid]) for uid in ask]
-        with ctx.bar("translations", len(jobs)) as advance:
-            execute(engine.backend, jobs, log, on_progress=advance)
-    done = cached(log.read(), hashes)
-    failed = len(texts) - len(done)
-    return {"items": len(texts), "asked": len(ask), "reused": len(texts) - len(ask), "failed": failed}, done
-
-
-# what a folder made before these were settings was made with (``pipeline.TransSettings``)
-LEGACY_SETTINGS = {"units": "lines", "protect": "placeholder", "instructions": "source"}
-
-
-def _settings(ctx: StageContext) -> tuple[str, str]:
-    """(units, protect) of this build; a folder made before they were settings has its own."""
-    return ctx.params.get("units", LEGACY_SETTINGS["units"]), ctx.params.get("protect", LEGACY_SETTINGS["protect"])
+def _translate(ctx: StageContext, log_name: str, texts: dict[str, str]) -> tuple[dict[str, int], dict[str, Generation]]:
+    """Translate ``uid -> text`` into the cache ``log_name``, asking only what the cache does not
+    hold for this text and model; (counts, uid -> translation)."""
+    model = _model(ctx)
+    filled = fill(ctx.cache(log_name), {uid: model.request(uid, text) for uid, text in texts.items()}, texts,
+                  model.key, ctx.backend, old_keys=ctx.old_keys, bar=lambda n: ctx.bar("translations", n))
+    if filled.rehashed:
+        ctx.note(f"{log_name}: {filled.rehashed} translations an earlier version made kept under today's key")
+    return {"items": len(texts), **filled.counts()}, filled.answers
 
 
 @stage("plan", pipeline=PIPELINE, help="a translation plan per English row")
@@ -94,10 +72,9 @@ def plan_stage(ctx: StageContext) -> dict[str, int]:
     lists unless ``instructions`` is ``source``), written to ``trans/source.jsonl``, and a
     plan per row."""
     given = [r for r in load_rows(ctx.inputs["source"], language="en", subset="trans") if r.language == "en"]
-    rows, dropped = prepare(given, ctx.params.get("instructions", LEGACY_SETTINGS["instructions"]))
+    rows, dropped = prepare(given, ctx.params["instructions"])
     write_rows_jsonl(ctx.output(SOURCE), rows)
-    units, _ = _settings(ctx)
-    plans = [make_plan(row, units, dropped.get(str(row.key))) for row in rows]
+    plans = [make_plan(row, ctx.params["units"], dropped.get(str(row.key))) for row in rows]
     write_jsonl(ctx.output(PLANS), (p.to_json() for p in plans))
     return {"rows": len(rows), "spans": sum(len(p.spans) for p in plans),
             "units": sum(len(p.units) for p in plans), "problems": sum(bool(p.problems) for p in plans),
@@ -110,13 +87,13 @@ def pretranslate_stage(ctx: StageContext) -> dict[str, int]:
     profile = get_profile(ctx.params["language"])
     fresh = collect(_source_rows(ctx), profile)
     texts = {phrase_uid(item.phrase): item.phrase for item in fresh.values() if item.role == "translate"}
-    counts, done = _run_jobs(ctx, PHRASE_LOG, texts)
+    counts, done = _translate(ctx, PHRASE_LOG, texts)
     said = {}
     for uid, generation in done.items():
         if not generation.truncated:
             said[texts[uid]] = (generation.answer or "").strip()
     old = read_table(ctx.folder / PHRASES)
-    table = merge(fresh, old, said, ctx.record.identity["engine"]["engine"])
+    table = merge(fresh, old, said, _model(ctx).backend)
     write_table(ctx.keep(PHRASES), table)  # merged into: a person's edits outlive every rerun
     missing = sum(1 for item in table.values() if not item.translation)
     return {**counts, "phrases": len(table), "untranslated": missing}
@@ -127,7 +104,7 @@ def _engine_texts(ctx: StageContext, plans: list[TransPlan]) -> dict[str, str]:
     in (``inline``) or placeholders (``placeholder``)."""
     profile = get_profile(ctx.params["language"])
     phrases = lookup(read_table(ctx.folder / PHRASES)) if (ctx.folder / PHRASES).is_file() else {}
-    _, protect = _settings(ctx)
+    protect = ctx.params["protect"]
     return {uid: text for p in plans for uid, text in engine_texts(p, phrases, profile, protect).items()}
 
 
@@ -135,7 +112,7 @@ def _engine_texts(ctx: StageContext, plans: list[TransPlan]) -> dict[str, str]:
        help="every unit of every prompt, the constraint words written in or as placeholders")
 def translate_stage(ctx: StageContext) -> dict[str, int]:
     texts = _engine_texts(ctx, _read_plans(ctx))
-    counts, done = _run_jobs(ctx, MT_LOG, texts)
+    counts, done = _translate(ctx, MT_LOG, texts)
     counts["truncated"] = sum(1 for g in done.values() if g.truncated)
     return counts
 
@@ -145,12 +122,14 @@ def assemble_stage(ctx: StageContext) -> dict[str, int]:
     profile = get_profile(ctx.params["language"])
     phrases = lookup(read_table(ctx.folder / PHRASES))
     plans = _read_plans(ctx)
-    generations = translations(ctx, MT_LOG, _engine_texts(ctx, plans), ctx.params["engine"])
+    generations = translations(ctx, MT_LOG, _engine_texts(ctx, plans))
     rows = {r.key: r for r in _source_rows(ctx)}
-    provenance = {"engine": ctx.params["engine"], "plan_format": PLAN_FORMAT,
+    # a folder an earlier version made keeps the provenance its rows were made with
+    made_by = ctx.build.setting("trans_provenance", None, {"model": _model(ctx).identity()})
+    provenance = {**made_by, "plan_format": PLAN_FORMAT,
                   "pretranslations_sha256": ctx.record.identity["inputs"]["pretranslations"]["sha256"],
                   "source_sha256": ctx.build.stages()["plan"].identity["inputs"]["source"]["sha256"]}
-    protect = _settings(ctx)[1]
+    protect = ctx.params["protect"]
     candidates = [assemble(p, rows[p.key], generations, phrases, profile, provenance, protect) for p in plans]
     write_candidates(ctx.output(CANDIDATES), candidates)
     ok = sum(1 for c in candidates if c.status == AUTO_OK)

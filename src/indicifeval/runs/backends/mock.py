@@ -45,7 +45,8 @@ class MockBackend:
         if script is None and options.answers != "echo":
             from indicifeval.runs.backends.mock_scripts import is_script, resolve_script
 
-            script = resolve_script(options.answers) if is_script(options.answers) else load_answers(options.answers)
+            script = resolve_script(options.answers, options.language) if is_script(options.answers) else \
+                load_answers(options.answers)
         self.script = script
         self.latency_s = latency_s
         self.requests: list[GenerationRequest] = []  # what was asked, for tests

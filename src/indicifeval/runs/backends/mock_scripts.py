@@ -46,6 +46,13 @@ def is_script(spec: str) -> bool:
     return spec.partition(":")[0] in SCRIPTS
 
 
+def named_fake(answers: str, script: str) -> str:
+    """A build pipeline's ``fake[:RATE]`` as the named script it means there (``fake:0.1`` in
+    ``build trans`` is ``fake-translator:0.1``); anything else as it is."""
+    name, sep, rate = answers.partition(":")
+    return f"{script}{sep}{rate}" if name == "fake" else answers
+
+
 def resolve_script(spec: str, language: str | None = None) -> ScriptFn:
     """``NAME[:RATE]`` -> the named script (RATE: the share of answers it spoils, 0 to 1)."""
     name, _, rate_text = spec.partition(":")
@@ -62,4 +69,4 @@ def resolve_script(spec: str, language: str | None = None) -> ScriptFn:
     return SCRIPTS[name](rate, language)
 
 
-__all__ = ["SCRIPTS", "is_script", "mock_script", "resolve_script"]
+__all__ = ["SCRIPTS", "is_script", "mock_script", "named_fake", "resolve_script"]

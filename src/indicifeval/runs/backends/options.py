@@ -71,6 +71,10 @@ class BackendOptions:
             out[f.name] = redact_url(value) if f.name.endswith("url") and isinstance(value, str) else value
         return out
 
+    def values(self) -> dict[str, Any]:
+        """Every option as given (nothing masked): what ``from_mapping`` takes back."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
     def output_settings(self) -> dict[str, Any]:
         """The options that can change what is generated: part of a run's identity."""
         return {s.name: getattr(self, s.name) for s in self.specs() if s.affects_output}
@@ -138,6 +142,19 @@ class MockOptions(BackendOptions):
                           "(fake-translator[:RATE], fake-prompt-writer[:RATE]; build's fake[:RATE] picks its own)",
                           flag="--mock-answers",
                           affects_output=True)
+    # the target language of the fake translator (set by ``ModelSpec.bound``, as a translator's)
+    language: str | None = option(None, "the fake translator's target language (set by the build)", flag=None)
+
+
+@dataclass(frozen=True)
+class BatchOptions(BackendOptions):
+    """A provider's batch file format (``--transport openai-batch``): no option of its own; the
+    model named is written into every request line."""
+
+    backend: ClassVar[str] = "batch"
+
+
+BATCH_FORMATS: tuple[str, ...] = ("openai-batch", "gemini-batch")
 
 
 OPTIONS: dict[str, type[BackendOptions]] = {c.backend: c for c in (OpenAIOptions, HFOptions, VLLMOptions, MockOptions)}

@@ -32,23 +32,34 @@ async def run_pool(requests: Sequence[GenerationRequest], concurrency: int,
                    one: Callable[[GenerationRequest], Awaitable[GenerationResult]], on_result: OnResult) -> list[str]:
     """Answer ``requests`` with ``one``, ``concurrency`` at a time; returns the failures. The
     answers go to ``on_result`` through a ``Journal``, in the order they came; an error there (a
-    full disk) stops new requests, and is raised once every answer in hand has been handed on."""
+    full disk) stops new requests, and is raised once every answer in hand has been handed on.
+
+    A slot is given back only once its answer is journalled, not when it arrives: at any moment
+    at most ``concurrency`` requests are asked or answered-but-not-yet-kept, so a kill never
+    loses (and a resume never asks again) more than that."""
     queue: asyncio.Queue[GenerationRequest] = asyncio.Queue()
     for r in requests:
         queue.put_nowait(r)
     failures: list[str] = []
-    journal = Journal(on_result, asyncio.get_running_loop())
+    loop = asyncio.get_running_loop()
+    slots = asyncio.Semaphore(max(1, concurrency))
+    journal = Journal(on_result, loop, kept=lambda: loop.call_soon_threadsafe(slots.release))
 
     async def worker() -> None:
         while not failures and not journal.errors:
+            await slots.acquire()
             try:
                 request = queue.get_nowait()
             except asyncio.QueueEmpty:
+                slots.release()
                 return
             try:
-                journal.put(await one(request))
+                result = await one(request)
             except BackendError as exc:
+                slots.release()
                 failures.append(str(exc))
+                continue
+            journal.put(result)  # its slot comes back once it is journalled
 
     try:
         await asyncio.gather(*(worker() for _ in range(min(concurrency, len(requests)))))
@@ -66,8 +77,9 @@ class Journal:
     one per turn does not. ``close`` returns once all are handed on (none is read before it is
     journalled), then raises the first error ``on_result`` raised."""
 
-    def __init__(self, on_result: OnResult, loop: asyncio.AbstractEventLoop):
-        self.on_result, self.loop = on_result, loop
+    def __init__(self, on_result: OnResult, loop: asyncio.AbstractEventLoop,
+                 kept: Callable[[], object] | None = None):
+        self.on_result, self.loop, self.kept = on_result, loop, kept
         self.errors: list[Exception] = []
         self._turn: list[GenerationResult] = []
         self._queue: SimpleQueue[list[GenerationResult] | None] = SimpleQueue()
@@ -91,6 +103,11 @@ class Journal:
                     self.on_result(result)
                 except Exception as exc:  # raised in the loop's thread by close()
                     self.errors.append(exc)
+                if self.kept is not None and not self.loop.is_closed():
+                    try:
+                        self.kept()
+                    except RuntimeError:  # the loop is closing: nobody waits for a slot any more
+                        pass
 
     def close(self) -> None:
         self._hand_on()

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from indicifeval.builder.ground.batch_openai import error_text
 from indicifeval.core.errors import InputError
 from indicifeval.core.safe_text import sanitize
 from indicifeval.records import GenerationTask
+from indicifeval.runs.backends.batch_openai import error_text
 from indicifeval.runs.requests import GenerationResult
 
 KEY = "key"

@@ -17,15 +17,37 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from indicifeval.builder.ground import batch_gemini, batch_openai
-from indicifeval.core.errors import InputError
+from indicifeval.core.errors import IndicIFEvalError, InputError
 from indicifeval.core.files import atomic_writer
 from indicifeval.core.jsonl import GZIP_MAGIC, json_error
 from indicifeval.records import Generation, GenerationTask
+from indicifeval.runs.backends import batch_gemini, batch_openai
+from indicifeval.runs.backends.options import BATCH_FORMATS
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 from indicifeval.runs.resumable import DEFAULT_MAX_ANSWER_CHARS, Job, record_of
 
-TRANSPORTS = ("openai-batch", "gemini-batch")
+TRANSPORTS = BATCH_FORMATS
+
+
+class BatchPending(IndicIFEvalError):
+    """Some replies are not in yet: a batch file waits to be run and its results imported. A
+    stage that raises it is ``pending``, not failed (``BuildFolder.fail`` tells them by class)."""
+
+
+@dataclass(frozen=True)
+class Transport:
+    """How a stage reaches its model: ``online`` through the backend, or a provider's batch
+    file (``openai-batch``, ``gemini-batch``) exported now and reconciled from the result files
+    in ``imports``. Not part of any identity: where a reply came from does not change what was
+    asked."""
+
+    kind: str = "online"
+    imports: tuple[Path, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("online", *BATCH_FORMATS):
+            raise InputError(f"unknown transport {self.kind!r}; choose from online, {', '.join(BATCH_FORMATS)}",
+                             field="transport")
 
 
 @dataclass(frozen=True)
