@@ -2,8 +2,8 @@
 
     import indicifeval
     result = indicifeval.score("rows.jsonl", "responses.jsonl")      # or in-memory rows/answers
-    outcome = indicifeval.run(indicifeval.GenerationConfig(model="m", backend="openai"), "runs/m",
-                              indicifeval.DataOptions(source="sample"), backend_options={"base_url": url})
+    model = indicifeval.ModelSpec.of("openai", "m", {"base_url": url})
+    outcome = indicifeval.run(model, "runs/m", indicifeval.DataOptions(source="sample"))
     indicifeval.report(["runs/m"], "report/")
 """
 
@@ -20,7 +20,8 @@ if TYPE_CHECKING:  # the lazy exports below, for type checkers and IDEs
     from indicifeval.dataset import load_dataset, load_responses, load_rows
     from indicifeval.languages import get_profile, list_languages
     from indicifeval.reports.api import report
-    from indicifeval.runs.requests import GenerationConfig
+    from indicifeval.runs.backends.spec import ModelSpec
+    from indicifeval.runs.requests import SamplingSettings
     from indicifeval.runs.runner import DataOptions, run
     from indicifeval.scoring.api import ScoreResult, score, score_rows
 
@@ -39,15 +40,17 @@ _EXPORTS = {
     "list_languages": "indicifeval.languages",
     "run": "indicifeval.runs.runner",
     "DataOptions": "indicifeval.runs.runner",
-    "GenerationConfig": "indicifeval.runs.requests",
+    "ModelSpec": "indicifeval.runs.backends.spec",
+    "SamplingSettings": "indicifeval.runs.requests",
     "report": "indicifeval.reports.api",
 }
 
 __all__ = [
     "DataOptions",
-    "GenerationConfig",
     "IndicIFEvalError",
     "InputError",
+    "ModelSpec",
+    "SamplingSettings",
     "ScoreResult",
     "ScoringMode",
     "__version__",

@@ -8,8 +8,9 @@ import json
 from pathlib import Path
 
 from indicifeval.builder.project import BuildFolder
-from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+from indicifeval.builder.trans.pipeline import build_trans
 from indicifeval.dataset import hub_record, load_rows
+from indicifeval.runs.backends.spec import ModelSpec
 
 HOSTILE = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2"></script> "quoted" & more'
 TOKENS = {"asha": "asha-token-0123456789", "ravi": "ravi-token-0123456789",
@@ -18,7 +19,7 @@ TOKENS = {"asha": "asha-token-0123456789", "ravi": "ravi-token-0123456789",
 
 def trans_folder(root: Path, language: str, hostile: bool = False) -> Path:
     out = root / f"{language}-trans"
-    build_trans(out, language, "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}))
+    build_trans(out, language, "sample", ModelSpec.of("mock", "fake", {"answers": "fake:0"}))
     if hostile:
         path = out / "trans" / "rows.jsonl"
         rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
@@ -60,13 +61,13 @@ def built_ground_folder(root: Path, language: str = "ur") -> Path:
     """A Ground folder made by the Ground pipeline (fake prompt writer, a corpus written from the
     sample's words, one context per constraint of a small plan): its rows carry provenance and
     its ``ground/contexts.jsonl`` the passages they were written from."""
-    from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
+    from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
     from tests.builder.corpus_fixture import synthetic_corpus
 
     corpus = synthetic_corpus(root / f"corpus-{language}.jsonl", language)
     plan = root / "small-plan.json"
     plan.write_text(json.dumps(SMALL_PLAN), encoding="utf-8")
     out = root / f"{language}-ground-built"
-    build_ground(out, language, str(corpus), str(plan), Generator(options={"answers": "fake:0"}), executor="serial",
-                 mining=MiningOptions(top_k=300, shard_bytes=100_000))
+    build_ground(out, language, str(corpus), str(plan), ModelSpec.of("mock", "fake", {"answers": "fake:0"}),
+                 executor="serial", mining=MiningOptions(top_k=300, shard_bytes=100_000))
     return out

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
-from indicifeval.builder.trans.pipeline import EngineSpec, TransSettings, build_trans
+from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
+from indicifeval.builder.trans.pipeline import TransSettings, build_trans
 from indicifeval.cli import main
 from indicifeval.core.errors import InputError, OutputError
 from indicifeval.core.log import JsonlLog
 from indicifeval.dataset import load_rows
 from indicifeval.runs.backends.mock import MockBackend
+from indicifeval.runs.backends.spec import ModelSpec
 from tests.builder.corpus_fixture import corpus_path
 
 SMALL = MiningOptions(top_k=300, shard_bytes=100_000)
@@ -27,8 +28,8 @@ TRANS_STAGES = ("plan", "pretranslate", "translate", "assemble", "validate")
 GROUND_STAGES = ("shards", "vocab", "features", "select", "requests", "generate", "rows")
 
 
-def _fake() -> EngineSpec:
-    return EngineSpec("mock", "fake", {"answers": "fake:0"})
+def _fake() -> ModelSpec:
+    return ModelSpec.of("mock", "fake", {"answers": "fake:0"})
 
 
 def _lines(path: Path) -> int:
@@ -57,7 +58,7 @@ def test_force_on_every_trans_stage_reasks_nothing_and_keeps_every_translation(t
 
 def test_force_on_every_ground_stage_reasks_nothing_and_keeps_every_reply(tmp_path, corpus):
     out = tmp_path / "g"
-    gen = Generator(options={"answers": "fake:0.2"})
+    gen = ModelSpec.of("mock", "fake", {"answers": "fake:0.2"})
     first = build_ground(out, "hi", corpus, None, gen, executor="serial", mining=SMALL)
     assert first["generate"].counts["asked"] > 0 and first["rows"].counts["rows"] > 0
     rows, replies = (out / "ground" / "rows.jsonl").read_bytes(), _lines(out / "ground" / "generations.jsonl")
@@ -94,7 +95,7 @@ def test_a_phrase_table_edit_reruns_what_depends_on_it_and_asks_only_what_it_cha
 
 
 def test_a_build_resumes_from_anywhere_and_after_a_move(tmp_path, corpus, monkeypatch):
-    gen = Generator(options={"answers": "fake:0.2"})
+    gen = ModelSpec.of("mock", "fake", {"answers": "fake:0.2"})
     (tmp_path / "a").mkdir()
     shutil.copy(corpus, tmp_path / "a" / "hi.jsonl")
     monkeypatch.chdir(tmp_path / "a")
@@ -147,9 +148,9 @@ def test_a_torn_last_line_from_a_full_disk_is_repaired_and_the_resume_goes_on(tm
 def test_an_echo_translator_stops_the_build_saying_why(tmp_path):
     """Every prompt came back in English: the build stops with one line naming it (after the
     validate stage has written its findings), and no row is auto-ok."""
-    echo = EngineSpec("mock", "m", backend=MockBackend("m", script=lambda request: request.messages[-1]["content"]))
+    echo = MockBackend("m", script=lambda request: request.messages[-1]["content"])
     with pytest.raises(InputError, match="mostly in the Latn script, not Beng: the engine did not translate"):
-        build_trans(tmp_path / "bn", "bn", "sample", echo)
+        build_trans(tmp_path / "bn", "bn", "sample", ModelSpec.of("mock", "m"), backend=echo)
     rows = tmp_path / "bn" / "trans" / "rows.jsonl"
     assert not rows.exists() or all(json.loads(x)["status"] == "needs-review" for x in rows.read_text().splitlines())
     assert (tmp_path / "bn" / "trans" / "validation.jsonl").is_file()
@@ -169,19 +170,20 @@ def test_english_prompts_are_a_validator_error(tmp_path):
 def test_an_english_writing_prompt_writer_gives_no_rows_and_an_error(tmp_path, corpus):
     english = ('{"instruction": "Write a short essay about the history of this city and its people.", '
                '"constraint": "", "unsafe": false}')
-    gen = Generator(backend=MockBackend("m", script=lambda request: english))
+    gen, ready = ModelSpec.of("mock", "m"), MockBackend("m", script=lambda request: english)
     with pytest.raises(InputError, match="identified as English \\(en\\), not Hindi .* the model wrote them in "
                        "another language or script"):
-        build_ground(tmp_path / "g", "hi", corpus, None, gen, executor="serial", mining=SMALL)
+        build_ground(tmp_path / "g", "hi", corpus, None, gen, executor="serial", mining=SMALL, backend=ready)
     assert _lines(tmp_path / "g" / "ground" / "generations.jsonl") > 0  # paid for, and kept
 
 
 @pytest.mark.parametrize("other", ["ta", "ur"])
 def test_a_corpus_in_another_script_is_refused_before_any_request(tmp_path, other):
     asked = []
-    gen = Generator(backend=MockBackend("m", script=lambda request: asked.append(1) or "{}"))
+    gen, ready = ModelSpec.of("mock", "m"), MockBackend("m", script=lambda request: asked.append(1) or "{}")
     with pytest.raises(InputError, match=r"in the Deva script of hi; 100% are in"):
-        build_ground(tmp_path / "g", "hi", corpus_path(other, tmp_path), None, gen, executor="serial", mining=SMALL)
+        build_ground(tmp_path / "g", "hi", corpus_path(other, tmp_path), None, gen, executor="serial", mining=SMALL,
+                     backend=ready)
     assert asked == [] and not (tmp_path / "g" / "ground" / "requests.jsonl").exists()
 
 
@@ -193,7 +195,7 @@ def test_bad_corpus_lines_are_skipped_and_counted(tmp_path, corpus):
     bad.write_bytes(b"".join(lines) + json.dumps(dup, ensure_ascii=False).encode() + b"\n"
                     + b'{"doc_id": "s", "text": "\\ud800 x"}\n' + b'{"doc_id": "u", "text": "\xff\xfe"}\n'
                     + b"[" * 50_000 + b"]" * 50_000 + b"\n" + b'{"doc_id": [1], "text": "x"}\n')
-    done = build_ground(tmp_path / "g", "hi", str(bad), None, Generator(options={"answers": "fake:0"}),
+    done = build_ground(tmp_path / "g", "hi", str(bad), None, ModelSpec.of("mock", "fake", {"answers": "fake:0"}),
                         executor="serial", mining=SMALL)
     vocab = done["vocab"].counts
     assert vocab["skipped_lone_surrogate"] == 1 and vocab["skipped_invalid_utf8"] == 1
@@ -203,13 +205,13 @@ def test_bad_corpus_lines_are_skipped_and_counted(tmp_path, corpus):
 
 def test_another_model_is_asked_anew_and_the_first_ones_replies_are_kept(tmp_path, corpus):
     out = tmp_path / "g"
-    first = build_ground(out, "hi", corpus, None, Generator(model="a", options={"answers": "fake:0"}),
+    first = build_ground(out, "hi", corpus, None, ModelSpec.of("mock", "a", {"answers": "fake:0"}),
                          executor="serial", mining=SMALL)
-    other = build_ground(out, "hi", corpus, None, Generator(model="b", options={"answers": "fake:0"}),
+    other = build_ground(out, "hi", corpus, None, ModelSpec.of("mock", "b", {"answers": "fake:0"}),
                          executor="serial", mining=SMALL)
-    assert other["generate"].reran_because.startswith("changed: params.model")
+    assert other["generate"].reran_because.startswith("changed: model.model")
     assert other["generate"].counts["asked"] == first["generate"].counts["asked"] > 0
-    back = build_ground(out, "hi", corpus, None, Generator(model="a", options={"answers": "fake:0"}),
+    back = build_ground(out, "hi", corpus, None, ModelSpec.of("mock", "a", {"answers": "fake:0"}),
                         executor="serial", mining=SMALL)
     assert back["generate"].ran and back["generate"].counts["asked"] == 0
 
@@ -254,7 +256,7 @@ def test_a_real_full_disk_mid_translation_stops_in_one_line_and_the_resume_compl
 
 def test_a_hand_edited_keyword_list_outlives_a_forced_vocab_stage(tmp_path, corpus):
     out = tmp_path / "g"
-    gen = Generator(options={"answers": "fake:0"})
+    gen = ModelSpec.of("mock", "fake", {"answers": "fake:0"})
     build_ground(out, "hi", corpus, None, gen, executor="serial", mining=SMALL)
     path = out / "ground" / "keywords.jsonl"
     lines = path.read_text(encoding="utf-8").splitlines()

@@ -11,10 +11,10 @@ import random
 import pytest
 
 from indicifeval.builder.ground.answers import parse_json_answer
-from indicifeval.builder.ground.batch import TRANSPORTS, ImportResult, export_batch, import_batch
-from indicifeval.builder.ground.batch_gemini import gemini_schema
 from indicifeval.core.errors import InputError
 from indicifeval.records import GenerationTask
+from indicifeval.runs.backends.batch import TRANSPORTS, ImportResult, export_batch, import_batch
+from indicifeval.runs.backends.batch_gemini import gemini_schema
 
 SCHEMA = {"type": "object",
           "properties": {"instruction": {"type": "string"}, "constraint": {"type": "string"},

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from indicifeval.builder.ground import beyond
-from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
+from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
 from indicifeval.builder.ground.requests import constraint_text, templates
 from indicifeval.builder.ground.select import load_plan, recheck, scaled
 from indicifeval.cli import main
@@ -20,6 +20,7 @@ from indicifeval.core.errors import InputError
 from indicifeval.dataset import load_rows
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
+from indicifeval.runs.backends.spec import ModelSpec
 from tests.conftest import SHARED
 
 INDIC = ("as", "bn", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "sa", "ta", "te", "ur")
@@ -121,7 +122,7 @@ def test_the_request_quotes_the_profile_wording_and_the_paper_constraints_are_un
 def test_build_ground_with_the_beyond_plan_end_to_end(tmp_path, language):
     corpus = numeric_corpus(tmp_path / f"{language}.jsonl", language)
     out = tmp_path / "build"
-    done = build_ground(out, language, str(corpus), "beyond", Generator(options={"answers": "fake:0.25"}),
+    done = build_ground(out, language, str(corpus), "beyond", ModelSpec.of("mock", "fake", {"answers": "fake:0.25"}),
                         executor="serial", mining=MiningOptions(top_k=200))
     contexts = _lines(out / "ground" / "contexts.jsonl")
     assert {c["instruction_id"] for c in contexts} == set(beyond.IDS)
@@ -143,7 +144,7 @@ def test_build_ground_with_the_beyond_plan_end_to_end(tmp_path, language):
 def test_the_real_corpus_gives_contexts_for_every_new_instruction(tmp_path, language):
     corpus = SHARED / "data" / "indic-corpus" / f"{language}.jsonl"
     out = tmp_path / "build"
-    build_ground(out, language, str(corpus), "beyond", Generator(options={"answers": "fake:0"}),
+    build_ground(out, language, str(corpus), "beyond", ModelSpec.of("mock", "fake", {"answers": "fake:0"}),
                  executor="serial", mining=MiningOptions(top_k=200))
     contexts = _lines(out / "ground" / "contexts.jsonl")
     per = {i: sum(c["instruction_id"] == i for c in contexts) for i in beyond.IDS}

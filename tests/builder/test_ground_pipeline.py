@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
+from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
 from indicifeval.cli import main
 from indicifeval.dataset.validation import validate
 from indicifeval.runs.backends.fake_prompt_writer import FakePromptWriter
+from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.testing.fake_server import FakeOpenAIServer, FaultPlan, ServerConfig
 from tests.builder.corpus_fixture import corpus_path
 
@@ -49,8 +50,8 @@ def _outputs(folder: Path) -> dict[str, bytes]:
     return files
 
 
-def _fake(rate=0.2) -> Generator:
-    return Generator(options={"answers": f"fake:{rate}"})
+def _fake(rate=0.2) -> ModelSpec:
+    return ModelSpec.of("mock", "fake", {"answers": f"fake:{rate}"})
 
 
 @pytest.mark.parametrize("executor", ["processes", "ray"])
@@ -131,7 +132,7 @@ def test_sigkill_during_generate_then_rerun_asks_each_request_once(tmp_path):
 def test_online_route_through_a_faulty_server(tmp_path):
     faults = FaultPlan(rate=0.3, max_faults_per_prompt=2, slow_s=0.3, retry_after_s=0.01)
     with _server(faults=faults) as server:
-        generator = Generator("openai", "writer", {"base_url": server.url, "concurrency": 8, "timeout_s": 0.2,
+        generator = ModelSpec.of("openai", "writer", {"base_url": server.url, "concurrency": 8, "timeout_s": 0.2,
                                                    "backoff_base_s": 0.01, "max_retries": 6})
         records = build_ground(tmp_path / "b", "ta", corpus("ta"), None, generator, executor="serial")
         served, bodies = dict(server.faults_served), list(server.seen_bodies)
@@ -146,7 +147,7 @@ def test_online_route_through_a_faulty_server(tmp_path):
 def test_online_generation_makes_the_same_bytes_at_any_concurrency(tmp_path):
     with _server() as server:
         for concurrency in (1, 32):
-            generator = Generator("openai", "writer", {"base_url": server.url, "concurrency": concurrency})
+            generator = ModelSpec.of("openai", "writer", {"base_url": server.url, "concurrency": concurrency})
             build_ground(tmp_path / f"c{concurrency}", "hi", corpus(), None, generator, executor="serial", mining=SMALL)
     assert _outputs(tmp_path / "c1") == _outputs(tmp_path / "c32")
 
@@ -155,6 +156,7 @@ def test_failed_replies_are_counted_as_the_log_has_them(tmp_path):
     """The stage counts what is missing from the answers as they come (not by reading the log
     back): the same count the cache gives, and a forced rerun asks exactly those again."""
     from indicifeval.builder.ground.generate import reply_hashes
+    from indicifeval.builder.ground.pipeline import prompt_writer
     from indicifeval.builder.ground.stages import GENERATIONS, REQUESTS
     from indicifeval.records import GenerationTask
     from indicifeval.runs.resumable import cached
@@ -164,12 +166,12 @@ def test_failed_replies_are_counted_as_the_log_has_them(tmp_path):
         else None  # noqa: E731
     config = ServerConfig(answer_fn=lambda body: writer(body["messages"][-1]["content"]), raw_fn=empty)
     with FakeOpenAIServer(config) as server:
-        generator = Generator("openai", "writer", {"base_url": server.url, "concurrency": 16})
+        generator = ModelSpec.of("openai", "writer", {"base_url": server.url, "concurrency": 16})
         records = build_ground(tmp_path / "b", "hi", corpus(), None, generator, executor="serial", mining=SMALL,
                                until="generate")
         counts = records["generate"].counts
         tasks = [GenerationTask.from_json(r) for r in _lines(tmp_path / "b" / REQUESTS)]
-        have = cached(_lines(tmp_path / "b" / GENERATIONS), reply_hashes(tasks, generator.identity()))
+        have = cached(_lines(tmp_path / "b" / GENERATIONS), reply_hashes(tasks, prompt_writer(generator)))
         assert 0 < counts["failed"] == len(tasks) - len(have) and counts["asked"] == len(tasks)
         before = server.requests
         server.config.raw_fn = None  # the server is mended: only the failed are asked again

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from indicifeval.builder.ground.mining import stop_keys, tokens
-from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
+from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
 from indicifeval.builder.ground.requests import context_required_ids
 from indicifeval.builder.ground.select import Plan, load_plan, plan_label, plan_names
 from indicifeval.cli import main
@@ -26,6 +26,7 @@ from indicifeval.languages import get_profile, list_languages, script_ranges
 from indicifeval.records import Row
 from indicifeval.runs.backends.fake_prompt_writer import FakePromptWriter
 from indicifeval.runs.backends.mock import MockBackend
+from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.scoring.engine import score_row
 from indicifeval.text.normalize import match_key
 from indicifeval.text.words import words
@@ -108,7 +109,7 @@ def _release_like_corpus(path: Path, documents: int = 900, seed: int = 7) -> Pat
 
 def test_the_paper_plan_fills_every_quota_and_keeps_the_mix_on_a_corpus_written_here(tmp_path):
     corpus = _release_like_corpus(tmp_path / "ne.jsonl")
-    done = build_ground(tmp_path / "b", "ne", str(corpus), "paper", Generator(options={"answers": "fake:0"}),
+    done = build_ground(tmp_path / "b", "ne", str(corpus), "paper", ModelSpec.of("mock", "fake", {"answers": "fake:0"}),
                         executor="serial")
     plan = load_plan("paper")
     select = done["select"].counts
@@ -176,19 +177,19 @@ def _keywords(folder: Path) -> list[str]:
 @pytest.mark.parametrize("language", ["ne", "hi"])
 def test_no_stop_word_is_a_keyword(tmp_path, language):
     corpus = corpus_path(language, tmp_path)
-    build_ground(tmp_path / "b", language, corpus, None, Generator(), executor="serial", until="vocab")
+    build_ground(tmp_path / "b", language, corpus, None, ModelSpec.of("mock", "fake"), executor="serial", until="vocab")
     stops = stop_keys(language)
     assert _keywords(tmp_path / "b") and not set(_keywords(tmp_path / "b")) & stops
-    build_ground(tmp_path / "all", language, corpus, None, Generator(), executor="serial", until="vocab",
-                 mining=MiningOptions(stop_words=False))
+    build_ground(tmp_path / "all", language, corpus, None, ModelSpec.of("mock", "fake"), executor="serial",
+                 until="vocab", mining=MiningOptions(stop_words=False))
     assert set(_keywords(tmp_path / "all")[:50]) & stops  # without the list they do rank (the filter is real)
 
 
 def test_skip_top_changes_the_ranking_and_reruns_vocab(tmp_path):
     corpus, out = corpus_path("ne", tmp_path), tmp_path / "b"
-    build_ground(out, "ne", corpus, None, Generator(), executor="serial", until="features")
+    build_ground(out, "ne", corpus, None, ModelSpec.of("mock", "fake"), executor="serial", until="features")
     first = _keywords(out)
-    done = build_ground(out, "ne", corpus, None, Generator(), executor="serial", until="features",
+    done = build_ground(out, "ne", corpus, None, ModelSpec.of("mock", "fake"), executor="serial", until="features",
                         mining=MiningOptions(skip_top=5))
     assert done["vocab"].ran and "skip_top" in (done["vocab"].reran_because or "")
     assert done["features"].ran  # the keywords changed, so did what the features count
@@ -222,8 +223,9 @@ def test_the_combined_constraint_makes_rows_the_scorer_judges_as_stated(tmp_path
                                 "number_paragraphs": {}, "first_word": 0,
                                 "sentences_and_paragraphs": {"4 in 2": 3, "5 in 2": 3, "6 in 3": 2}}),
                     encoding="utf-8")
-    writer = Generator(backend=MockBackend("writer", script=_writer_stating_every_number))
-    done = build_ground(tmp_path / "b", "ne", corpus_path("ne", tmp_path), str(plan), writer, executor="serial")
+    writer, ready = ModelSpec.of("mock", "writer"), MockBackend("writer", script=_writer_stating_every_number)
+    done = build_ground(tmp_path / "b", "ne", corpus_path("ne", tmp_path), str(plan), writer, executor="serial",
+                        backend=ready)
     assert done["select"].counts["sentences_and_paragraphs"] >= 4 and done["rows"].counts["rows"] >= 4
     contexts = {c["id"]: c for c in _lines(tmp_path / "b" / "ground" / "contexts.jsonl")}
     requests = _lines(tmp_path / "b" / "ground" / "requests.jsonl")
@@ -260,7 +262,7 @@ def test_a_folder_made_before_the_new_settings_goes_on_as_it_was_made(tmp_path):
     and the context-required share were recorded: the same command reruns nothing and asks
     nothing (its keywords, contexts and requests stay what they were); naming a setting does."""
     corpus, out = corpus_path("ne", tmp_path), tmp_path / "old"
-    gen = Generator(options={"answers": "fake:0.2"})
+    gen = ModelSpec.of("mock", "fake", {"answers": "fake:0.2"})
     build_ground(out, "ne", corpus, None, gen, executor="serial", mining=MiningOptions(stop_words=False))
     path = out / "manifest.json"
     manifest = json.loads(path.read_text(encoding="utf-8"))
@@ -268,11 +270,14 @@ def test_a_folder_made_before_the_new_settings_goes_on_as_it_was_made(tmp_path):
                          ("requests", ("context_required_share",))):
         for name in names:
             manifest["stages"][stage]["identity"]["params"].pop(name)
+    manifest["format_version"] = 1  # as an earlier version wrote it
     path.write_text(json.dumps(manifest), encoding="utf-8")
     rows = (out / "ground" / "rows.jsonl").read_bytes()
     done = build_ground(out, "ne", corpus, None, gen, executor="serial")
     assert not any(r.ran for r in done.values()) and (out / "ground" / "rows.jsonl").read_bytes() == rows
     done = build_ground(out, "ne", corpus, None, gen, executor="serial", mining=MiningOptions(skip_top=0))
+    assert not done["vocab"].ran  # naming the setting the folder has changes nothing
+    done = build_ground(out, "ne", corpus, None, gen, executor="serial", mining=MiningOptions(stop_words=True))
     assert done["vocab"].reran_because and "stop_words" in done["vocab"].reran_because
     assert not set(_keywords(out)) & stop_keys("ne")
 

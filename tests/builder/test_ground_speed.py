@@ -42,6 +42,7 @@ from indicifeval.builder.ground.mining import (
 )
 from indicifeval.builder.ground.select import Plan, _Offers, _queries
 from indicifeval.checkers.rules import get_rules
+from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.text import sentences
 from indicifeval.text.normalize import match_key_of_nfc, nfc
 from indicifeval.text.paragraphs import leading_words, paragraphs
@@ -270,15 +271,15 @@ def test_parts_sent_back_to_the_driver_are_the_parts_workers_write(tmp_path, mon
     """A Ray of several nodes cannot write into the build folder: its parts come back to the
     driver, which writes them; the bytes are the same."""
     from indicifeval.builder.executors import SerialExecutor
-    from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
+    from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
     from tests.builder.corpus_fixture import corpus_path
 
     corpus, options = corpus_path("hi", tmp_path), MiningOptions(top_k=100, shard_bytes=200_000)
-    build_ground(tmp_path / "direct", "hi", corpus, None, Generator(), executor="serial", mining=options,
-                 until="features")
+    build_ground(tmp_path / "direct", "hi", corpus, None, ModelSpec.of("mock", "fake"), executor="serial",
+                 mining=options, until="features")
     monkeypatch.setattr(SerialExecutor, "shares_files", False)
-    build_ground(tmp_path / "sent", "hi", corpus, None, Generator(), executor="serial", mining=options,
-                 until="features")
+    build_ground(tmp_path / "sent", "hi", corpus, None, ModelSpec.of("mock", "fake"), executor="serial",
+                 mining=options, until="features")
     parts = sorted(p.relative_to(tmp_path / "direct") for p in (tmp_path / "direct" / "ground").rglob("part-*"))
     assert len(parts) >= 6
     for part in parts:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from indicifeval.builder import BuildFolder, StageContext, run_stage, stage
+from indicifeval.builder import BuildFolder, StageCall, StageContext, run_stage, stage
 from indicifeval.cli import main
 from indicifeval.core.errors import BusyError, InputError
 from indicifeval.core.lock import FolderLock
@@ -37,7 +37,7 @@ def ask(ctx: StageContext) -> dict[str, int]:
             raise RuntimeError("engine died")
         return request.messages[-1]["content"].upper()
 
-    execute(ctx.model or MockBackend("toy-model", script=answer), todo, log)
+    execute(MockBackend("toy-model", script=answer), todo, log)
     return {"questions": len(jobs), "asked": len(todo)}
 
 
@@ -59,10 +59,10 @@ def build(tmp_path):
 
 def test_same_identity_resumes_and_a_complete_stage_does_nothing(build):
     folder, questions = build
-    record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    record = run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 8}))
     assert record.status == "complete" and record.counts == {"questions": 3, "asked": 3} and CALLS == ["q0", "q1", "q2"]
     assert record.identity["inputs"]["questions"]["sha256"] and record.outputs == []  # a cache, owned by no one
-    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 8}))
     assert CALLS == ["q0", "q1", "q2"]  # nothing asked again
 
 
@@ -70,10 +70,10 @@ def test_a_failed_stage_resumes_where_it_stopped(build):
     folder, questions = build
     FAIL_AFTER["ask"] = 2
     with pytest.raises(RuntimeError, match="engine died"):
-        run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+        run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 8}))
     assert folder.stages()["ask"].status == "failed" and "engine died" in folder.stages()["ask"].error
     CALLS.clear()
-    record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    record = run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 8}))
     assert CALLS == ["q2"] and record.counts["asked"] == 1 and record.status == "complete"
     answers = (folder.folder / "ask" / "answers.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(answers) == 3  # the two made before the failure, and the one made now
@@ -81,19 +81,19 @@ def test_a_failed_stage_resumes_where_it_stopped(build):
 
 def test_another_identity_or_force_reruns_saying_why_and_asks_only_what_is_new(build):
     folder, questions = build
-    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 8}))
     run_stage(folder, PIPELINE, "summarise")
     CALLS.clear()
-    record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 16})
+    record = run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 16}))
     assert record.reran_because == "changed: params.max_tokens" and CALLS == ["q0", "q1", "q2"]  # new settings
     assert folder.stages()["summarise"].status == "stale"
     run_stage(folder, PIPELINE, "summarise")
     questions.write_text("one\ntwo\nfour\n", encoding="utf-8")
     CALLS.clear()
-    record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 16})
+    record = run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 16}))
     assert record.reran_because == "changed: inputs.questions" and CALLS == ["q2"]  # only the changed line
     CALLS.clear()
-    record = run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 16},
+    record = run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 16}),
                        force=True)
     assert record.reran_because == "--force" and CALLS == []  # forced: recomputed from the cache
     stages = folder.stages()
@@ -107,20 +107,21 @@ def test_another_identity_or_force_reruns_saying_why_and_asks_only_what_is_new(b
 
 def test_identity_is_by_content_not_by_path(build, tmp_path, monkeypatch):
     folder, questions = build
-    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 8}))
     moved = tmp_path / "elsewhere"
     folder.folder.rename(moved)
     (tmp_path / "sub").mkdir()
     questions.rename(tmp_path / "sub" / "q.txt")
     monkeypatch.chdir(tmp_path / "sub")
     CALLS.clear()
-    record = run_stage(BuildFolder(moved), PIPELINE, "ask", inputs={"questions": "q.txt"}, params={"max_tokens": 8})
+    record = run_stage(BuildFolder(moved), PIPELINE, "ask", StageCall(inputs={"questions": "q.txt"},
+                                                                      params={"max_tokens": 8}))
     assert record.status == "complete" and record.reran_because is None and CALLS == []
 
 
 def test_a_stage_cannot_claim_another_stages_file(build):
     folder, questions = build
-    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 8}))
     run_stage(folder, PIPELINE, "summarise")
     with pytest.raises(RuntimeError, match="which stage 'summarise' owns"):
         run_stage(folder, PIPELINE, "thief")
@@ -136,7 +137,7 @@ def test_one_process_at_a_time(build):
     folder, questions = build
     with FolderLock(folder.folder, "someone else"):
         with pytest.raises(BusyError):
-            run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+            run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 8}))
 
 
 def test_a_folder_is_for_one_language_and_other_folders_are_not_builds(build, tmp_path):
@@ -151,7 +152,7 @@ def test_a_folder_is_for_one_language_and_other_folders_are_not_builds(build, tm
 
 def test_build_status_prints_the_stage_table(build, capsys):
     folder, questions = build
-    run_stage(folder, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 8})
+    run_stage(folder, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 8}))
     assert main(["build", "status", str(folder.folder)]) == 0
     out = capsys.readouterr().out
     assert "ask" in out and "complete" in out and "questions 3" in out and "max_tokens=8" in out

@@ -54,7 +54,7 @@ def _build(root: Path, language: str) -> Path:
     folder = root / f"build-{language}"
     build = BuildFolder(folder).create(language)
     record = build.begin("translate", {"inputs": {}, "params": {"language": language},
-                                       "engine": {"engine": "seq2seq", "model": ENGINES[language]}}, [])
+                                       "model": {"backend": "seq2seq", "model": ENGINES[language]}}, [])
     build.finish(record, {"rows": 5}, [])
     trans = []
     for number in KEYS:
@@ -65,9 +65,9 @@ def _build(root: Path, language: str) -> Path:
     trans[0]["tags"] = ["sample", "silver translation", "parallel", "incorrect"]  # earlier release tags go
     _jsonl(folder / TRANS_ROWS, trans)
     if language == "hi":
-        for name, params in (("shards", {"corpus": "hf://datasets/ai4bharat/sangraha/verified/hin"}),
-                             ("generate", {"model": "gemini-2.5-pro"})):
-            build.finish(build.begin(name, {"inputs": {}, "params": params, "engine": None}, []), {}, [])
+        for name, params, model in (("shards", {"corpus": "hf://datasets/ai4bharat/sangraha/verified/hin"}, None),
+                                    ("generate", {}, {"backend": "gemini-batch", "model": "gemini-2.5-pro"})):
+            build.finish(build.begin(name, {"inputs": {}, "params": params, "model": model}, []), {}, [])
         ground = [_sample("hi", "ground", "01"), _sample("hi", "ground", "03")]  # 01 lacks a relation
         ground[1]["tags"] = ["Poem", "gold prompt"]
         for row in ground:
@@ -117,7 +117,7 @@ def test_final_verdicts_tags_and_parallel(builds: list[Path], tmp_path: Path):
     info = json.loads((tmp_path / "release" / "release.json").read_text(encoding="utf-8"))
     hi = info["builds"][0]
     assert hi["agreement"]["rows"][0]["cohen_kappa"]["value"] == 0.5 and hi["manifest"]["language"] == "hi"
-    assert hi["stages"]["translate"]["engine"]["model"] == ENGINES["hi"]
+    assert hi["stages"]["translate"]["model"]["model"] == ENGINES["hi"]
     assert hi["stages"]["shards"]["params"]["corpus"].endswith("sangraha/verified/hin")
     assert hi["corpus"] == {"name": "hf://datasets/ai4bharat/sangraha/verified/hin", "hub_id": "ai4bharat/sangraha",
                             "path": "verified/hin", "revision": None, "license": None}
@@ -191,7 +191,7 @@ def test_publish_reads_back_everywhere(release: Path, tmp_path: Path):
     assert "CC-BY-NC-4.0" in card and "non-commercial use only" in card and "**Warning:**" in card
     assert "| translation | `seq2seq ai4bharat/indictrans2-en-indic-1B` | — | ta | MIT |" in card
     assert "sangraha/verified/hin` | — | hi | CC-BY-4.0 |" in card  # a corpus the licence table knows
-    assert "| `gemini-2.5-pro` | — | hi | see the model card |" in card
+    assert "| `gemini-batch gemini-2.5-pro` | — | hi | see the model card |" in card
     assert (hub / "provenance" / "release.json").is_file()
     # the paper's dataset tables of what is published, in the card and in full beside it
     statistics = json.loads((hub / "provenance" / "statistics.json").read_text(encoding="utf-8"))
@@ -200,7 +200,7 @@ def test_publish_reads_back_everywhere(release: Path, tmp_path: Path):
     assert "## Dataset statistics" in card and card.index("## Tags") < card.index("## Dataset statistics")
     assert "## Dataset statistics" in card and card.index("## Dataset statistics") < card.index("## Human review")
     manifest = json.loads((hub / "provenance" / "hi-trans+ground.manifest.json").read_text(encoding="utf-8"))
-    assert manifest["stages"]["translate"]["identity"]["engine"]["model"] == ENGINES["hi"]
+    assert manifest["stages"]["translate"]["identity"]["model"]["model"] == ENGINES["hi"]
 
 
 def test_licence_table():

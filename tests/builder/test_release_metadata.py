@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from indicifeval.builder.ground.pipeline import Generator, MiningOptions, build_ground
+from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
 from indicifeval.builder.release.compat import relation_kwargs, to_authors
 from indicifeval.builder.release.licences import decide, terms
 from indicifeval.builder.release.portable import portable_text
 from indicifeval.builder.review.serve import write_agreement
-from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+from indicifeval.builder.trans.pipeline import build_trans
 from indicifeval.checkers.registry import PAPER_RELATIONS
 from indicifeval.cli import main
 from indicifeval.core.errors import InputError
@@ -25,6 +25,7 @@ from indicifeval.core.files import sha256_of
 from indicifeval.dataset import load_rows
 from indicifeval.records import HumanVerdict
 from indicifeval.records.layout import REVIEW_VERDICTS
+from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.scoring.engine import score_row
 from tests.builder.corpus_fixture import corpus_path
 from tests.conftest import shared_path
@@ -49,8 +50,8 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     shutil.copyfile(corpus_path(LANG, root), corpus)
     trans_model = root / "models" / "local-translator"
     trans_model.mkdir(parents=True)
-    build_trans(root / "t-ne", LANG, "sample", EngineSpec("mock", str(trans_model), {"answers": "fake:0"}))
-    build_ground(root / "g-ne", LANG, str(corpus), None, Generator(model=str(_writer(root)),
+    build_trans(root / "t-ne", LANG, "sample", ModelSpec.of("mock", str(trans_model), {"answers": "fake:0"}))
+    build_ground(root / "g-ne", LANG, str(corpus), None, ModelSpec.of("mock", str(_writer(root)),
                                                                    options={"answers": "fake:0.2"}),
                  executor="serial", mining=MiningOptions(top_k=300))
     return {"root": root, "trans": root / "t-ne", "ground": root / "g-ne", "corpus": corpus}
@@ -104,7 +105,7 @@ def test_no_path_of_the_building_machine_in_anything_published(made, tmp_path, m
     corpus = info["builds"][1]["corpus"]
     assert corpus["name"] == "ne.jsonl" and corpus["sha256"] == sha256_of(made["corpus"])
     stages = info["builds"][1]["manifest"]["stages"]
-    assert stages["generate"]["identity"]["params"]["model"]["model"] == "local-writer"
+    assert stages["generate"]["identity"]["model"]["model"] == "local-writer"
     assert stages["vocab"]["notes"] == ["skipped 1 corpus line(s): no text (the first at ne.jsonl, byte 0)"]
     _, card = _card(release / "hub")
     assert f"| corpus | `ne.jsonl` | sha256 `{sha256_of(made['corpus'])}` | ne |" in card
@@ -135,8 +136,9 @@ def _licence_section(card: str) -> str:
 
 def test_the_corpus_licence_recorded_at_build_ground_licenses_the_release(made, tmp_path, capsys):
     (ground,) = _copy(made, tmp_path, "ground")
-    args = ("build", "ground", ground, "--lang", LANG, "--corpus", made["corpus"], "--model", _writer(made["root"]),
-            "--mock-answers", "fake:0.2", "--executor", "serial", "--top-k", "300", "--quiet")
+    args = ("build", "ground", ground, "--lang", LANG, "--corpus", made["corpus"], "--backend", "mock",
+            "--model", _writer(made["root"]), "--mock-answers", "fake:0.2", "--executor", "serial", "--top-k", "300",
+            "--quiet")
     assert _cli(*args) == 0  # as it was made: nothing runs again
     assert "ran again" not in capsys.readouterr().err
     release = _ground_release(ground, tmp_path, "unlicensed")

@@ -17,6 +17,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from indicifeval.builder.review.app import create_app  # noqa: E402
 from indicifeval.builder.review.serve import open_review, read_annotators  # noqa: E402
 from indicifeval.cli import main  # noqa: E402
+from indicifeval.runs.backends.spec import ModelSpec  # noqa: E402
 from tests.builder.review_fixtures import annotators_file, token, trans_folder  # noqa: E402
 
 
@@ -105,7 +106,7 @@ def _post(c: TestClient, path: str, item: str, **extra) -> None:
 
 def test_a_keyword_fix_reopens_the_item_survives_a_rebuild_and_reaches_the_release(tmp_path):
     from indicifeval.builder.review.serve import hold_folders
-    from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+    from indicifeval.builder.trans.pipeline import build_trans
     from indicifeval.core.errors import BusyError
 
     folder = trans_folder(tmp_path, "hi")
@@ -122,8 +123,8 @@ def test_a_keyword_fix_reopens_the_item_survives_a_rebuild_and_reaches_the_relea
     _post(ravi, "/verdict", ident)
     _post(asha, "/verdict", ident)  # asha judges the edited row
     with hold_folders([folder]), pytest.raises(BusyError):  # no rebuild while the review serves
-        build_trans(folder, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), force=["validate"])
-    build_trans(folder, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), force=["validate"])
+        build_trans(folder, "hi", "sample", ModelSpec.of("mock", "fake", {"answers": "fake:0"}), force=["validate"])
+    build_trans(folder, "hi", "sample", ModelSpec.of("mock", "fake", {"answers": "fake:0"}), force=["validate"])
     assert "संशोधितशब्द" not in (folder / "trans" / "rows.jsonl").read_text(encoding="utf-8")  # the machine's rows
 
     other = next(i for i in store.items() if i.id != ident and i.id in review.desk.assigned("asha")

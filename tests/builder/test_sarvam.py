@@ -14,10 +14,11 @@ import pytest
 
 pytest.importorskip("aiohttp")
 
-from indicifeval.builder.trans.engines import create_engine  # noqa: E402
+from indicifeval.builder.trans.translator import translator as bound_translator  # noqa: E402
 from indicifeval.core.errors import InputError  # noqa: E402
 from indicifeval.runs.backends.base import BackendError  # noqa: E402
 from indicifeval.runs.backends.sarvam import SarvamOptions, SarvamTranslator, TooLong, split_text  # noqa: E402
+from indicifeval.runs.backends.spec import ModelSpec  # noqa: E402
 from indicifeval.runs.requests import GenerationRequest  # noqa: E402
 from indicifeval.testing.fake_sarvam import FakeSarvamServer, SarvamConfig, fake_translation  # noqa: E402
 from indicifeval.testing.fake_server import FaultPlan  # noqa: E402
@@ -151,17 +152,20 @@ def test_a_wrong_key_stops_the_run(monkeypatch):
         run(translator(server.url), {"en/trans/0": "Hello."})
 
 
-def test_odia_through_create_engine():
+def test_odia_through_the_model_spec():
     with FakeSarvamServer(SarvamConfig(api_key=KEY)) as server:
-        engine = create_engine("sarvam", "sarvam-translate:v1", "or", {"base_url": server.url})
+        given = ModelSpec.of("sarvam", "sarvam-translate:v1", {"base_url": server.url}, language="or")
+        spec = bound_translator(given, "or")
+        backend = spec.open()
         results: list = []
-        engine.backend.generate([engine.request("or/trans/0", "Hello {{1}}.")], results.append)
+        backend.generate([spec.request("or/trans/0", "Hello {{1}}.")], results.append)
     assert server.seen_bodies == [{"input": "Hello {{1}}.", "source_language_code": "en-IN",
                                    "target_language_code": "od-IN", "model": "sarvam-translate:v1",
                                    "mode": "formal", "numerals_format": "international"}]
     assert results[0].output == "[od-IN] Hello {{1}}."
-    identity = engine.identity()
-    assert identity["backend"]["target_language_code"] == "od-IN" and KEY not in json.dumps(identity)
+    assert backend.describe()["target_language_code"] == "od-IN"
+    identity = spec.identity()
+    assert identity["options"]["target_language"] == "or" and KEY not in json.dumps(identity)
 
 
 def test_options_are_checked():

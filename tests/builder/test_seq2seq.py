@@ -11,7 +11,7 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 
-from indicifeval.builder.trans.engines import create_engine  # noqa: E402
+from indicifeval.builder.trans.translator import translator  # noqa: E402
 from indicifeval.core.errors import InputError  # noqa: E402
 from indicifeval.runs.backends.base import BackendError, MissingDependency  # noqa: E402
 from indicifeval.runs.backends.seq2seq import (  # noqa: E402
@@ -20,6 +20,7 @@ from indicifeval.runs.backends.seq2seq import (  # noqa: E402
     detect_family,
     language_code,
 )
+from indicifeval.runs.backends.spec import ModelSpec  # noqa: E402
 from indicifeval.runs.requests import GenerationRequest, SamplingSettings  # noqa: E402
 from tests.builder.tiny_m2m100 import LINES, build_tiny_m2m100, build_tiny_nllb  # noqa: E402
 
@@ -107,19 +108,23 @@ def test_two_runs_are_equal(m2m100_dir, hindi):
     assert first == [(r.output, r.finish_reason) for r in translate(again, LINES)]
 
 
-def test_through_create_engine(m2m100_dir):
-    engine = create_engine("seq2seq", str(m2m100_dir), "hi")
+def test_through_the_model_spec(m2m100_dir):
+    """``--backend hf`` with an encoder-decoder model translates as seq2seq, bound to the language."""
+    spec = translator(ModelSpec.of("hf", str(m2m100_dir)), "hi")
+    assert spec.backend == "seq2seq" and spec.system is None
+    backend = spec.open()
     results: list = []
-    engine.backend.generate([engine.request("hi/trans/0", LINES[0])], results.append)
+    backend.generate([spec.request("hi/trans/0", LINES[0])], results.append)
     assert results[0].uid == "hi/trans/0" and results[0].finish_reason == "stop"
-    identity = engine.identity()
-    assert identity["backend"]["family"] == "m2m100" and identity["backend"]["target_code"] == "hi"
+    assert backend.describe()["family"] == "m2m100" and backend.describe()["target_code"] == "hi"
+    identity = spec.identity()
+    assert identity["options"]["target_language"] == "hi"
     json.dumps(identity)  # recordable as it is
 
 
 def test_a_language_m2m100_lacks_is_a_clear_error(m2m100_dir):
     with pytest.raises(InputError, match=r"m2m100.*Assamese \(as\)"):
-        create_engine("seq2seq", str(m2m100_dir), "as")
+        translator(ModelSpec.of("seq2seq", str(m2m100_dir), language="as"), "as").open()
 
 
 def test_nllb_uses_flores_codes(nllb_dir):
@@ -211,5 +216,5 @@ def test_hf_with_an_encoder_decoder_model_builds_as_seq2seq(m2m100_dir, tmp_path
     assert main(["build", "trans", str(out), "--lang", "hi", "--source", str(source), "--engine", "hf",
                  "--model", str(m2m100_dir), "--device", "cpu", "--quiet"]) == 0
     stages = BuildFolder(out).stages()
-    assert stages["translate"].identity["engine"]["engine"] == "seq2seq"
+    assert stages["translate"].identity["model"]["backend"] == "seq2seq"
     assert stages["validate"].status == "complete" and stages["validate"].counts["rows"] == 4

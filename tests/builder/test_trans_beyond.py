@@ -9,9 +9,10 @@ import json
 
 import pytest
 
-from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+from indicifeval.builder.trans.pipeline import build_trans
 from indicifeval.dataset import load_rows
 from indicifeval.dataset.validation.api import validate_rows
+from indicifeval.runs.backends.spec import ModelSpec
 
 BEYOND = ("numbers:native_digits", "numbers:ascii_digits", "numbers:spelled_out", "numbers:indian_system",
           "numbers:international_system", "units:metric", "units:imperial", "language:romanized")
@@ -20,7 +21,7 @@ BEYOND = ("numbers:native_digits", "numbers:ascii_digits", "numbers:spelled_out"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("beyond") / "hi"
-    build_trans(out, "hi", "beyond", EngineSpec("mock", "fake", {"answers": "fake:0"}))
+    build_trans(out, "hi", "beyond", ModelSpec.of("mock", "fake", {"answers": "fake:0"}))
     return out
 
 

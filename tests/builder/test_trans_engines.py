@@ -10,10 +10,12 @@ import time
 
 import pytest
 
-from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+from indicifeval.builder.trans.pipeline import build_trans
 from indicifeval.cli import main
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends.fake_translator import FakeTranslator
+from indicifeval.runs.backends.spec import ModelSpec
+from indicifeval.runs.requests import SamplingSettings
 from indicifeval.testing.fake_server import FakeOpenAIServer, FaultPlan, ServerConfig
 
 
@@ -29,7 +31,7 @@ def _lines(path):
 def test_openai_route_through_faults(tmp_path):
     faults = FaultPlan(rate=0.3, max_faults_per_prompt=2, slow_s=0.3, retry_after_s=0.01)
     with FakeOpenAIServer(_translating("hi", faults=faults)) as server:
-        spec = EngineSpec("openai", "sarvam-translate", {"base_url": server.url, "concurrency": 8, "timeout_s": 0.2,
+        spec = ModelSpec.of("openai", "sarvam-translate", {"base_url": server.url, "concurrency": 8, "timeout_s": 0.2,
                                                          "backoff_base_s": 0.01, "max_retries": 6})
         records = build_trans(tmp_path / "b", "hi", "sample", spec, until="assemble")
         served = dict(server.faults_served)
@@ -75,7 +77,7 @@ def test_the_same_bytes_at_any_concurrency(tmp_path):
     """Replies journalled in the order they arrive make the same build at 1 or 32 in flight."""
     with FakeOpenAIServer(_translating("hi")) as server:
         for concurrency in (1, 32):
-            spec = EngineSpec("openai", "m", {"base_url": server.url, "concurrency": concurrency})
+            spec = ModelSpec.of("openai", "m", {"base_url": server.url, "concurrency": concurrency})
             build_trans(tmp_path / f"c{concurrency}", "hi", "sample", spec)
     for name in ("plans.jsonl", "pretranslations.jsonl", "candidates.jsonl", "rows.jsonl", "validation.jsonl"):
         one, many = ((tmp_path / c / "trans" / name).read_text(encoding="utf-8").replace(str(tmp_path / c), "B")
@@ -84,8 +86,7 @@ def test_the_same_bytes_at_any_concurrency(tmp_path):
 
 
 def test_chat_model_through_hf(tiny_model_dir, tmp_path):
-    spec = EngineSpec("hf", str(tiny_model_dir), {"device": "cpu"})
-    spec.settings = spec.settings.__class__(max_tokens=8)
+    spec = ModelSpec.of("hf", str(tiny_model_dir), {"device": "cpu"}, settings=SamplingSettings(max_tokens=8))
     records = build_trans(tmp_path / "b", "hi", "sample", spec, until="assemble")
     mt = _lines(tmp_path / "b" / "trans" / "mt.jsonl")
     assert mt and all(g["finish_reason"] in ("stop", "length") for g in mt)
@@ -95,7 +96,7 @@ def test_chat_model_through_hf(tiny_model_dir, tmp_path):
     flagged = [c for c in candidates if c["status"] == "needs-review"]
     assert flagged and all(c["reasons"] for c in flagged)
     assert any("cut at the length limit" in r or "lost in translation" in r for c in flagged for r in c["reasons"])
-    engine = records["translate"].identity["engine"]  # the model's own chat template is part of its identity
+    engine = records["translate"].identity["model"]  # the model's own chat template is part of its identity
     assert engine["model"] == str(tiny_model_dir.resolve()) and len(engine["chat_template_hash"]) == 16
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from indicifeval.builder.trans.assemble import AUTO_OK, NEEDS_REVIEW
-from indicifeval.builder.trans.pipeline import EngineSpec, TransSettings, build_trans
+from indicifeval.builder.trans.pipeline import TransSettings, build_trans
 from indicifeval.builder.trans.plan import PLACEHOLDER, make_plan
 from indicifeval.builder.trans.restore import restore
 from indicifeval.dataset import load_rows
@@ -15,6 +15,7 @@ from indicifeval.dataset.release_lists import release_instructions
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends.fake_translator import FakeTranslator
+from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.text.keywords import has_keyword
 from indicifeval.text.normalize import match_key
 from tests.conftest import shared_path
@@ -94,7 +95,7 @@ def _build(tmp_path, source, rate, language="hi", settings=None):
     """The final rows of a whole build with the fake translator; every row the pipeline calls
     auto-ok must also pass the validator (no error finding), which the validate stage ran."""
     out = tmp_path / f"build-{language}-{rate}"
-    spec = EngineSpec("mock", "fake", {"answers": f"fake:{rate}"})
+    spec = ModelSpec.of("mock", "fake", {"answers": f"fake:{rate}"})
     build_trans(out, language, source, spec, settings=settings or TransSettings())
     rows = _lines(out / "trans" / "rows.jsonl")
     errors = {str(f["key"]) for f in _lines(out / "trans" / "validation.jsonl") if f["severity"] == "error"}

@@ -11,7 +11,7 @@ import pytest
 from indicifeval.builder.project import BuildFolder
 from indicifeval.builder.trans.assemble import engine_texts, span_values
 from indicifeval.builder.trans.phrases import lookup, read_table
-from indicifeval.builder.trans.pipeline import EngineSpec, TransSettings, build_trans
+from indicifeval.builder.trans.pipeline import TransSettings, build_trans
 from indicifeval.builder.trans.plan import make_plan
 from indicifeval.builder.trans.protect import inline_problems, inserted, markup_problems
 from indicifeval.cli import main
@@ -23,6 +23,7 @@ from indicifeval.languages import get_profile
 from indicifeval.records import AUTO_OK, NEEDS_REVIEW
 from indicifeval.runs.backends.fake_translator import FakeTranslator
 from indicifeval.runs.backends.mock import MockBackend
+from indicifeval.runs.backends.spec import ModelSpec
 from tests.conftest import shared_path
 
 SOURCE = ("data", "indicifeval-en-source", "verified_dataset-en.jsonl")
@@ -34,7 +35,7 @@ def _lines(path):
 
 
 def _fake(rate=0.0):
-    return EngineSpec("mock", "fake", {"answers": f"fake:{rate}"})
+    return ModelSpec.of("mock", "fake", {"answers": f"fake:{rate}"})
 
 
 def _recording(language, asked, rate=0.0):
@@ -45,7 +46,7 @@ def _recording(language, asked, rate=0.0):
         asked.append(request.messages[-1]["content"])
         return translator(request.messages[-1]["content"])
 
-    return EngineSpec("mock", "recording", backend=MockBackend("recording", script=script)), translator
+    return MockBackend("recording", script=script), translator
 
 
 def _rows(folder):
@@ -102,8 +103,9 @@ def test_source_instruction_lists_stay_available(tmp_path):
 def test_inline_sends_the_translated_keyword_in_context_and_catches_what_the_engine_did_to_it(tmp_path, units):
     source = shared_path(*SOURCE)
     asked: list[str] = []
-    spec, translator = _recording("hi", asked, rate=0.3)
-    build_trans(tmp_path / "hi", "hi", str(source), spec, settings=TransSettings(units=units, protect="inline"))
+    ready, translator = _recording("hi", asked, rate=0.3)
+    build_trans(tmp_path / "hi", "hi", str(source), ModelSpec.of("mock", "recording"),
+                settings=TransSettings(units=units, protect="inline"), backend=ready)
     table = {i["phrase"]: i["translation"] for i in _lines(tmp_path / "hi" / "trans" / "pretranslations.jsonl")
              if i["role"] == "translate"}
     rows, english = _rows(tmp_path / "hi"), {r.key: r for r in load_rows(source, language="en", subset="trans")}
@@ -158,9 +160,8 @@ def test_a_translation_that_breaks_a_title_or_a_highlight_needs_review(tmp_path)
                                   "instruction_id_list": ["detectable_format:title"], "kwargs": [{}],
                                   "tags": ["science"]}) + "\n", encoding="utf-8")
     hindi = FakeTranslator(get_profile("hi").default_letters)
-    broken = EngineSpec("mock", "b", backend=MockBackend("b", script=lambda r: hindi(r.messages[-1]["content"])
-                                                         .replace("<<", "«").replace(">>", "»")))
-    build_trans(tmp_path / "b", "hi", str(source), broken)
+    broken = MockBackend("b", script=lambda r: hindi(r.messages[-1]["content"]).replace("<<", "«").replace(">>", "»"))
+    build_trans(tmp_path / "b", "hi", str(source), ModelSpec.of("mock", "b"), backend=broken)
     row = _rows(tmp_path / "b")[7]
     assert row["status"] == NEEDS_REVIEW and any("title <<…>> markup lost" in x for x in row["reasons"])
     build_trans(tmp_path / "ok", "hi", str(source), _fake())
@@ -175,6 +176,7 @@ def _strip_settings(folder):
     for record in manifest["stages"].values():
         for name in ("units", "protect", "instructions"):
             record["identity"]["params"].pop(name, None)
+    manifest["format_version"] = 1  # as an earlier version wrote it
     path.write_text(json.dumps(manifest), encoding="utf-8")
 
 

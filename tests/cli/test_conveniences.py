@@ -68,7 +68,7 @@ def test_the_printed_table_shows_the_indic_average(capsys, tmp_path):
 
 def test_api_exports_are_visible():
     names = dir(indicifeval)
-    for name in ("score", "run", "report", "load_rows", "GenerationConfig", "DataOptions", "InputError"):
+    for name in ("score", "run", "report", "load_rows", "ModelSpec", "DataOptions", "InputError"):
         assert name in names and name in indicifeval.__all__
     from indicifeval import report, run
 

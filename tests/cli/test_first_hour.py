@@ -280,13 +280,14 @@ def builds(tmp_path_factory):
         assert main(["build", "trans", str(root / "hi"), "--lang", "hi", "--source", "sample", *MOCK,
                      "--mock-answers", "fake:0.1", "--quiet"]) == 0
         assert main(["build", "ground", str(root / "hi-ground"), "--lang", "hi", "--corpus", "sample", "--executor",
-                     "serial", "--mock-answers", "fake:0.2", "--corpus-license", "Apache-2.0", "--quiet"]) == 0
+                     "serial", "--backend", "mock", "--mock-answers", "fake:0.2", "--corpus-license", "Apache-2.0",
+                     "--quiet"]) == 0
     return root
 
 
 def test_the_stage_table_reads_at_80_columns(builds):
     from indicifeval.builder import BuildFolder
-    from indicifeval.cli.build_cmd import status_table
+    from indicifeval.cli.build_common import status_table
 
     for name in ("hi", "hi-ground"):
         build = BuildFolder(builds / name)

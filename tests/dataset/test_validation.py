@@ -9,6 +9,7 @@ import pytest
 from indicifeval.cli import main
 from indicifeval.core.errors import InputError
 from indicifeval.dataset.validation import CHECKS, validate, validate_rows
+from indicifeval.runs.backends.spec import ModelSpec
 from tests.conftest import shared_path
 
 
@@ -195,17 +196,17 @@ def test_real_nepali_trans_rows_against_the_english_source():
 
 
 def test_a_build_folder_is_validated_against_its_own_source(tmp_path):
-    from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+    from indicifeval.builder.trans.pipeline import build_trans
 
     out = tmp_path / "build"
-    build_trans(out, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), until="assemble")
+    build_trans(out, "hi", "sample", ModelSpec.of("mock", "fake", {"answers": "fake:0"}), until="assemble")
     report = validate(out)  # the candidates (validate has not run), against trans/source.jsonl
     assert report.data.endswith("candidates.jsonl") and report.source.endswith("source.jsonl")
     assert not report.errors and "source_keys" in report.checks
-    build_trans(out, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}))
+    build_trans(out, "hi", "sample", ModelSpec.of("mock", "fake", {"answers": "fake:0"}))
     assert validate(out).data.endswith("rows.jsonl")
     empty = tmp_path / "empty"
-    build_trans(empty, "hi", "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}), until="plan")
+    build_trans(empty, "hi", "sample", ModelSpec.of("mock", "fake", {"answers": "fake:0"}), until="plan")
     with pytest.raises(InputError, match="no rows yet"):
         validate(empty)
 

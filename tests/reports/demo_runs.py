@@ -7,9 +7,9 @@ import hashlib
 from pathlib import Path
 
 from indicifeval.dataset import load_responses, load_rows
-from indicifeval.runs.requests import GenerationConfig
 from indicifeval.runs.runner import DataOptions, run
 from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig
+from tests.runs.specs import spec
 
 # model -> (failure rate in English, in the Indic languages); thinking halves both
 MODELS = {
@@ -52,8 +52,8 @@ def make_demo_runs(folder: str | Path) -> list[Path]:
             for thinking in ((False, True) if "Qwen3" in model else (None,)):
                 name = model.split("/")[-1] + {None: "", False: "-nothink", True: "-think"}[thinking]
                 out = folder / name
-                run(GenerationConfig(model=model, backend="openai", thinking=thinking), out,
-                    DataOptions(source="sample"), backend_options={"base_url": server.url, "concurrency": 16})
+                run(spec(model, "openai", {"base_url": server.url, "concurrency": 16}, thinking=thinking), out,
+                    DataOptions(source="sample"))
                 runs.append(out)
     return runs
 
@@ -67,8 +67,8 @@ def make_named_runs(folder: str | Path, models: list[str]) -> list[Path]:
         for i, model in enumerate(models):
             for thinking in (False, True):
                 out = folder / f"m{i}-{'think' if thinking else 'nothink'}"
-                run(GenerationConfig(model=model, backend="openai", thinking=thinking), out,
-                    DataOptions(source="sample"), backend_options={"base_url": server.url, "concurrency": 16})
+                run(spec(model, "openai", {"base_url": server.url, "concurrency": 16}, thinking=thinking), out,
+                    DataOptions(source="sample"))
                 runs.append(out)
     return runs
 

@@ -10,7 +10,8 @@ import pytest
 
 from indicifeval.cli import main
 from indicifeval.runs.backends import MissingDependency, create_backend
-from indicifeval.runs.requests import GenerationConfig, text_hash
+from indicifeval.runs.requests import text_hash
+from tests.runs.specs import spec
 
 MAX_TOKENS = 8
 THINK_OFF = "<|assistant|><think>\n\n</think>\n\n"
@@ -51,13 +52,15 @@ def prompt_spy(monkeypatch):
 
 def test_run_writes_a_complete_folder(first_run, tiny_model_dir):
     manifest = json.loads((first_run / "manifest.json").read_text(encoding="utf-8"))
-    gen = manifest["generation"]
-    assert gen["backend"] == "hf" and gen["model"] == str(tiny_model_dir)
+    model = manifest["model"]
+    assert model["backend"] == "hf" and model["model"] == str(tiny_model_dir.resolve())
+    gen = model["settings"]
     assert gen["max_tokens"] == MAX_TOKENS and gen["temperature"] == 0.0 and gen["thinking"] is None
+    template = (tiny_model_dir / "chat_template.jinja").read_text(encoding="utf-8")
+    assert model["chat_template_hash"] == text_hash(template)  # part of the run's identity
     assert manifest["status"] == "complete"
     backend = manifest["backend"]
     assert backend["name"] == "hf" and backend["device"] == "cpu" and backend["dtype"] == "float32"
-    template = (tiny_model_dir / "chat_template.jinja").read_text(encoding="utf-8")
     assert backend["chat_template_hash"] == text_hash(template)
     assert manifest["backend_options"] == {"device": "auto", "dtype": "auto", "batch_size": 8,
                                            "trust_remote_code": False}
@@ -124,7 +127,7 @@ def test_thinking_off_reaches_the_chat_template(tiny_model_dir, tmp_path, prompt
     assert len(prompt_spy) == 10
     assert all(p.endswith(THINK_OFF) for p in prompt_spy)
     manifest = json.loads((tmp_path / "off" / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["generation"]["thinking"] is False
+    assert manifest["model"]["settings"]["thinking"] is False
 
 
 def test_thinking_on_and_default_leave_the_template_alone(tiny_model_dir, tmp_path, prompt_spy):
@@ -135,15 +138,14 @@ def test_thinking_on_and_default_leave_the_template_alone(tiny_model_dir, tmp_pa
 
 
 def test_system_prompt_is_rendered(tiny_model_dir):
-    config = GenerationConfig(model=str(tiny_model_dir), backend="hf", max_tokens=4, system_prompt="Be brief.")
+    config = spec(str(tiny_model_dir), "hf", None, max_tokens=4, system_prompt="Be brief.")
     backend = create_backend("hf", config.model)
-    prompt = backend.render_prompt(config.messages("नमस्ते"))
+    prompt = backend.render_prompt(config.request("u", "नमस्ते").messages)
     assert prompt == "<|bos|><|system|>Be brief.<|eos|><|user|>नमस्ते<|eos|><|assistant|>"
 
 
 def test_sampling_is_seeded_and_batching_keeps_order(tiny_model_dir):
-    config = GenerationConfig(model=str(tiny_model_dir), backend="hf", max_tokens=6, temperature=1.0, top_p=0.9,
-                              seed=3)
+    config = spec(str(tiny_model_dir), "hf", None, max_tokens=6, temperature=1.0, top_p=0.9, seed=3)
     requests = [config.request(f"x/trans/{i}", p) for i, p in enumerate(["नमस्ते", "hello there", "வணக்கம்"])]
 
     def collect(backend):

@@ -8,9 +8,10 @@ from indicifeval.cli import main
 from indicifeval.runs.backends import BackendError
 from indicifeval.runs.backends.openai_http import OpenAIBackend, build_payload, parse_retry_after
 from indicifeval.runs.backends.options import OpenAIOptions
-from indicifeval.runs.requests import GenerationConfig, GenerationRequest, SamplingSettings
+from indicifeval.runs.requests import GenerationRequest, SamplingSettings
 from indicifeval.runs.runner import DataOptions, run
 from indicifeval.testing.fake_server import FakeOpenAIServer, FaultPlan, ServerConfig, sample_answers
+from tests.runs.specs import spec
 
 FAST = {"timeout_s": 0.5, "backoff_base_s": 0.01, "max_retries": 6}
 
@@ -23,8 +24,8 @@ def test_run_completes_through_every_fault(tmp_path):
     answers = sample_answers()
     faults = FaultPlan(rate=0.5, max_faults_per_prompt=3, slow_s=1.0, retry_after_s=0.02)
     with FakeOpenAIServer(ServerConfig(answers=answers, faults=faults)) as server:
-        outcome = run(GenerationConfig(model="m", backend="openai"), tmp_path, DataOptions(source="sample"),
-                      backend_options={"base_url": server.url, "concurrency": 8, **FAST})
+        outcome = run(spec("m", "openai", {"base_url": server.url, "concurrency": 8, **FAST}), tmp_path,
+                      DataOptions(source="sample"))
         served = dict(server.faults_served)
     assert set(served) == {"429", "500", "slow", "drop", "malformed"}  # every fault was exercised
     gens = _lines(tmp_path / "generations.jsonl")
@@ -61,9 +62,8 @@ def test_gives_up_and_keeps_finished_items(tmp_path):
     faults = FaultPlan(rate=1.0, kinds=("500",), max_faults_per_prompt=100)
     with FakeOpenAIServer(ServerConfig(faults=faults)) as server:
         with pytest.raises(BackendError, match="gave up"):
-            run(GenerationConfig(model="m", backend="openai"), tmp_path, DataOptions(source="sample", languages="hi"),
-                backend_options={"base_url": server.url, "concurrency": 2, "timeout_s": 1, "backoff_base_s": 0.001,
-                                 "max_retries": 2})
+            run(spec("m", "openai", {"base_url": server.url, "concurrency": 2, "timeout_s": 1, "backoff_base_s": 0.001,
+                                 "max_retries": 2}), tmp_path, DataOptions(source="sample", languages="hi"))
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["status"] == "generating"
 
@@ -78,8 +78,8 @@ def test_client_errors_are_not_retried():
 
 def test_reasoning_content_and_length(tmp_path):
     with FakeOpenAIServer(ServerConfig(answers=sample_answers(), reasoning="separate")) as server:
-        run(GenerationConfig(model="m", backend="openai", max_tokens=5, thinking=True), tmp_path,
-            DataOptions(source="sample", languages="hi"), backend_options={"base_url": server.url, **FAST})
+        run(spec("m", "openai", {"base_url": server.url, **FAST}, max_tokens=5, thinking=True), tmp_path,
+            DataOptions(source="sample", languages="hi"))
         body = server.seen_bodies[0]
     assert body["chat_template_kwargs"] == {"enable_thinking": True} and body["max_tokens"] == 5
     assert body["temperature"] == 0.0 and body["seed"] == 0
@@ -93,9 +93,8 @@ def test_reasoning_content_and_length(tmp_path):
 
 def test_unterminated_reasoning_is_an_empty_flagged_answer(tmp_path):
     with FakeOpenAIServer(ServerConfig(reasoning="unterminated")) as server:
-        outcome = run(GenerationConfig(model="m", backend="openai", thinking=True), tmp_path,
-                      DataOptions(source="sample", languages="ta", limit=3),
-                      backend_options={"base_url": server.url, **FAST})
+        outcome = run(spec("m", "openai", {"base_url": server.url, **FAST}, thinking=True), tmp_path,
+                      DataOptions(source="sample", languages="ta", limit=3))
     gens = _lines(tmp_path / "generations.jsonl")
     assert all(g["answer"] == "" and g["reasoning_unterminated"] for g in gens)
     assert outcome.result.summary["run"]["reasoning_unterminated"] == len(gens)
@@ -104,8 +103,8 @@ def test_unterminated_reasoning_is_an_empty_flagged_answer(tmp_path):
 
 def test_inline_think_is_not_scored(tmp_path):
     with FakeOpenAIServer(ServerConfig(answers=sample_answers(), reasoning="inline")) as server:
-        run(GenerationConfig(model="m", backend="openai"), tmp_path, DataOptions(source="sample", languages="en"),
-            backend_options={"base_url": server.url, **FAST})
+        run(spec("m", "openai", {"base_url": server.url, **FAST}), tmp_path,
+            DataOptions(source="sample", languages="en"))
     gens = _lines(tmp_path / "generations.jsonl")
     assert all(g["output"].startswith("<think>") and not g["answer"].startswith("<think>") for g in gens)
 
@@ -120,19 +119,19 @@ def test_cli_run_and_api_key_never_written(tmp_path, monkeypatch, capsys):
     for path in tmp_path.iterdir():
         assert "sk-very-secret" not in path.read_text(encoding="utf-8")
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    assert manifest["generation"]["model"] == "M" and manifest["generation"]["max_tokens"] == 1280
+    assert manifest["model"]["model"] == "M" and manifest["model"]["settings"]["max_tokens"] == 1280
     assert manifest["data"]["source"] == "sample" and manifest["status"] == "complete"
     assert manifest["indicifeval_version"] and manifest["started_at"] and manifest["finished_at"]
     assert (tmp_path / "scores.jsonl").exists() and (tmp_path / "summary.json").exists()
 
 
 def test_payload():
-    cfg = GenerationConfig(model="m", backend="openai", thinking=False, system_prompt="Be brief.")
+    cfg = spec("m", "openai", {"base_url": "http://x"}, thinking=False, system_prompt="Be brief.")
     req = cfg.request("u", "नमस्ते")
     payload = build_payload("m", req)
     assert payload["messages"] == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "नमस्ते"}]
     assert payload["chat_template_kwargs"] == {"enable_thinking": False}
-    plain = GenerationConfig(model="m", backend="openai").request("u", "नमस्ते")
+    plain = spec("m", "openai", {"base_url": "http://x"}).request("u", "नमस्ते")
     assert "chat_template_kwargs" not in build_payload("m", plain)
 
 

@@ -11,10 +11,10 @@ import pytest
 
 from indicifeval.cli import main
 from indicifeval.dataset import InputError
-from indicifeval.runs.requests import GenerationConfig
 from indicifeval.runs.runner import DataOptions, run
 from indicifeval.runs.store import RunMismatch, RunStore
 from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
+from tests.runs.specs import spec
 
 
 def _uids(folder):
@@ -55,9 +55,9 @@ def test_rerun_of_finished_run_generates_nothing(tmp_path):
     with FakeOpenAIServer(ServerConfig(answers=sample_answers())) as server:
         opts = {"base_url": server.url, "concurrency": 8}
         data = DataOptions(source="sample", languages="hi")
-        first = run(GenerationConfig(model="M", backend="openai"), tmp_path, data, backend_options=opts)
+        first = run(spec("M", "openai", opts), tmp_path, data)
         n = server.requests
-        again = run(GenerationConfig(model="M", backend="openai"), tmp_path, data, backend_options=opts)
+        again = run(spec("M", "openai", opts), tmp_path, data)
         assert server.requests == n
     assert (first.generated, again.generated, again.resumed) == (28, 0, 28)
 
@@ -69,12 +69,12 @@ def test_different_settings_are_refused(tmp_path, capsys):
         assert main(base) == 0
         assert main(base + ["--max-tokens", "64"]) == 1
         err = capsys.readouterr().err
-        assert "generation.max_tokens: 1280 in the folder, 64 now" in err
+        assert "model.settings.max_tokens: 1280 in the folder, 64 now" in err
         assert main(base[:-3] + ["--languages", "ta", "--out", str(tmp_path), "--quiet"]) == 1
         assert "data.languages" in capsys.readouterr().err
         with pytest.raises(RunMismatch):
-            run(GenerationConfig(model="other", backend="openai"), tmp_path,
-                DataOptions(source="sample", languages="hi", limit=1), backend_options={"base_url": server.url})
+            run(spec("other", "openai", {"base_url": server.url}), tmp_path,
+                DataOptions(source="sample", languages="hi", limit=1))
 
 
 def test_repair_drops_only_a_torn_line(tmp_path):
@@ -96,8 +96,7 @@ def test_repair_drops_only_a_torn_line(tmp_path):
 
 def test_rescore_in_the_other_mode(tmp_path, capsys):
     with FakeOpenAIServer(ServerConfig(answers=sample_answers())) as server:
-        run(GenerationConfig(model="M", backend="openai"), tmp_path, DataOptions(source="sample", languages="ur"),
-            backend_options={"base_url": server.url})
+        run(spec("M", "openai", {"base_url": server.url}), tmp_path, DataOptions(source="sample", languages="ur"))
         requests = server.requests
         assert main(["score", "--run", str(tmp_path), "--scoring", "paper", "--quiet"]) == 0
         assert server.requests == requests
@@ -120,8 +119,7 @@ def test_no_generation_before_validation(tmp_path):
                                "language": "hi"}) + "\n", encoding="utf-8")
     with FakeOpenAIServer(ServerConfig()) as server:
         with pytest.raises(InputError) as err:
-            run(GenerationConfig(model="M", backend="openai"), tmp_path / "o", DataOptions(source=str(bad)),
-                backend_options={"base_url": server.url})
+            run(spec("M", "openai", {"base_url": server.url}), tmp_path / "o", DataOptions(source=str(bad)))
         assert server.requests == 0
     assert err.value.field == "instruction_id_list"
 

@@ -13,18 +13,20 @@ import time
 import pytest
 
 from indicifeval.cli import main
-from indicifeval.cli.run_cmd import backend_options
+from indicifeval.cli.option_flags import model_spec
 from indicifeval.cli.run_cmd import register as register_run
 from indicifeval.core.errors import BusyError, InputError, OutputError
 from indicifeval.core.lock import FolderLock
 from indicifeval.dataset import load_rows
 from indicifeval.runs.backends import BackendError
 from indicifeval.runs.backends.mock import MockBackend
+from indicifeval.runs.backends.options import OPTIONS
 from indicifeval.runs.folder_scores import score_folder
-from indicifeval.runs.requests import GenerationConfig, parse_gen_kwargs
+from indicifeval.runs.requests import parse_gen_kwargs
 from indicifeval.runs.runner import DataOptions, run
 from indicifeval.runs.store import RunMismatch, RunStore
 from indicifeval.testing.fake_server import FakeOpenAIServer, ServerConfig, sample_answers
+from tests.runs.specs import spec
 
 GOOD = {"prompt": "बिना अल्पविराम के लिखिए।", "instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}],
         "language": "hi"}
@@ -53,7 +55,7 @@ class ScriptedBackend(MockBackend):
 
 
 def mock_config(**kw):
-    return GenerationConfig(model="m", backend="mock", **kw)
+    return spec("m", "mock", None, **kw)
 
 
 # -- 7: one process per folder ---------------------------------------------------------------
@@ -124,17 +126,17 @@ def test_changed_instructions_alone_make_the_answer_stale(tmp_path):
 def _cli_options(argv):
     parser = argparse.ArgumentParser()
     register_run(parser.add_subparsers())
-    return backend_options(parser.parse_args(["run", *argv]))
+    return model_spec(parser.parse_args(["run", *argv]), OPTIONS).options
 
 
 @pytest.mark.parametrize("backend,first,second,field", [
-    ("hf", ["--dtype", "float32"], ["--dtype", "bfloat16"], "backend_settings.dtype"),
-    ("hf", ["--batch-size", "8"], ["--batch-size", "1"], "backend_settings.batch_size"),
-    ("vllm", ["--max-model-len", "4096"], ["--max-model-len", "8192"], "backend_settings.max_model_len"),
-    ("vllm", ["--dtype", "auto"], ["--dtype", "float16"], "backend_settings.dtype"),
-    ("vllm", [], ["--tensor-parallel", "2"], "backend_settings.tensor_parallel_size"),
-    ("openai", ["--gen-kwargs", "top_k=20"], ["--gen-kwargs", "top_k=40"], "generation.gen_kwargs.top_k"),
-    ("openai", [], ["--max-answer-chars", "100"], "backend_settings.max_answer_chars"),
+    ("hf", ["--dtype", "float32"], ["--dtype", "bfloat16"], "model.options.dtype"),
+    ("hf", ["--batch-size", "8"], ["--batch-size", "1"], "model.options.batch_size"),
+    ("vllm", ["--max-model-len", "4096"], ["--max-model-len", "8192"], "model.options.max_model_len"),
+    ("vllm", ["--dtype", "auto"], ["--dtype", "float16"], "model.options.dtype"),
+    ("vllm", [], ["--tensor-parallel", "2"], "model.options.tensor_parallel_size"),
+    ("openai", ["--gen-kwargs", "top_k=20"], ["--gen-kwargs", "top_k=40"], "model.settings.gen_kwargs.top_k"),
+    ("openai", [], ["--max-answer-chars", "100"], "max_answer_chars"),
 ])
 def test_output_affecting_settings_are_refused(tmp_path, capsys, backend, first, second, field):
     base = ["--backend", backend, "--model", "m", "--data", "sample", "--languages", "hi", "--limit", "2",
@@ -144,8 +146,8 @@ def test_output_affecting_settings_are_refused(tmp_path, capsys, backend, first,
     ns_first = _cli_options(base + first)
     gen_kwargs = parse_gen_kwargs(dict(zip(first[::2], first[1::2])).get("--gen-kwargs"))
     chars = int(dict(zip(first[::2], first[1::2])).get("--max-answer-chars", 1_000_000))
-    run(GenerationConfig(model="m", backend=backend, gen_kwargs=gen_kwargs), tmp_path / "run",
-        DataOptions(source="sample", languages="hi", limit=2), backend_options=ns_first, backend=ScriptedBackend(),
+    run(spec("m", backend, ns_first, gen_kwargs=gen_kwargs), tmp_path / "run",
+        DataOptions(source="sample", languages="hi", limit=2), backend=ScriptedBackend(),
         max_answer_chars=chars)
     assert main(["run", *base, *second]) == 1  # refused before any backend is started
     err = capsys.readouterr().err
@@ -168,7 +170,7 @@ def test_gen_kwargs_are_parsed_recorded_and_sent(tmp_path):
         body = server.seen_bodies[0]
     assert body["top_k"] == 20 and body["repetition_penalty"] == 1.1
     manifest = json.loads((tmp_path / "manifest.json").read_text())
-    assert manifest["generation"]["gen_kwargs"] == {"top_k": 20, "repetition_penalty": 1.1}
+    assert manifest["model"]["settings"]["gen_kwargs"] == {"top_k": 20, "repetition_penalty": 1.1}
 
 
 # -- 5: broken server answers ----------------------------------------------------------------
@@ -212,8 +214,8 @@ def test_empty_null_and_surrogate_answers_fail_visibly_and_are_retried(tmp_path,
 def test_a_60_mb_answer_is_capped_and_recorded(tmp_path):
     huge = json.dumps({"choices": [{"message": {"content": "a" * 60_000_000}, "finish_reason": "stop"}]}).encode()
     with FakeOpenAIServer(ServerConfig(raw_fn=lambda r: (200, huge))) as server:
-        outcome = run(GenerationConfig(model="m", backend="openai"), tmp_path, DataOptions(source="sample",
-                      languages="hi", limit=1), backend_options={"base_url": server.url}, max_answer_chars=200_000)
+        outcome = run(spec("m", "openai", {"base_url": server.url}), tmp_path, DataOptions(source="sample",
+                      languages="hi", limit=1), max_answer_chars=200_000)
     gens = _lines(tmp_path / "generations.jsonl")
     assert len(gens) == 2  # hi trans and ground, one row each
     assert all(len(g["output"]) == 200_000 and g["capped_from_chars"] == 60_000_000 for g in gens)
@@ -281,11 +283,11 @@ def test_nothing_generated_yet_is_not_a_mismatch(tmp_path):
         run(mock_config(), tmp_path / "run", DataOptions(source=rows), backend=Broken("m"))
     with pytest.raises(BackendError, match="no GPU"):
         run(mock_config(), tmp_path / "run2", DataOptions(source=rows), backend=Broken("m"))
-    out = run(GenerationConfig(model="b", backend="mock"), tmp_path / "run2", DataOptions(source=rows),
+    out = run(spec("b", "mock", None), tmp_path / "run2", DataOptions(source=rows),
               backend=ScriptedBackend())
     assert out.generated == 1
     with pytest.raises(RunMismatch):
-        run(GenerationConfig(model="c", backend="mock"), tmp_path / "run2", DataOptions(source=rows),
+        run(spec("c", "mock", None), tmp_path / "run2", DataOptions(source=rows),
             backend=ScriptedBackend())
 
 

@@ -27,14 +27,15 @@ from indicifeval.runs.backends.vllm_offline import (
     sampling_kwargs,
     split_for_data_parallel,
 )
-from indicifeval.runs.requests import GenerationConfig, GenerationRequest, SamplingSettings, text_hash
+from indicifeval.runs.requests import GenerationRequest, SamplingSettings, text_hash
+from tests.runs.specs import spec
 
 MODEL = "org/model"
 
 
 def cfg(**kw):
     base = {"model": MODEL, "backend": "vllm", "max_tokens": 64, "seed": 7}
-    return GenerationConfig(**(base | kw))
+    return spec(**(base | kw))
 
 
 def vb(model=MODEL, **options):
@@ -42,7 +43,7 @@ def vb(model=MODEL, **options):
 
 
 def requests(n, language="hi", settings=None):
-    settings = settings or cfg().sampling
+    settings = settings or cfg().settings
     return [GenerationRequest(f"{language}/trans/{i}", [{"role": "user", "content": f"prompt {i}"}], settings)
             for i in range(n)]
 
@@ -75,13 +76,15 @@ def test_engine_kwargs_parallel_and_ray():
 def test_engine_kwargs_match_the_cli_options():
     import argparse
 
-    from indicifeval.cli.run_cmd import backend_options, register
+    from indicifeval.cli.option_flags import model_spec
+    from indicifeval.cli.run_cmd import register
+    from indicifeval.runs.backends.options import OPTIONS
 
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers())
     args = parser.parse_args(["run", "--backend", "vllm", "--model", "m", "--out", "o", "--tensor-parallel", "2",
                               "--pipeline-parallel", "2", "--distributed-backend", "ray", "--max-model-len", "8192"])
-    options = backend_options(args)
+    options = model_spec(args, OPTIONS).options
     kw = engine_kwargs(MODEL, options)  # every CLI option is accepted
     assert kw["tensor_parallel_size"] == 2 and kw["pipeline_parallel_size"] == 2
     assert kw["distributed_executor_backend"] == "ray" and kw["max_model_len"] == 8192
@@ -90,8 +93,8 @@ def test_engine_kwargs_match_the_cli_options():
 
 
 def test_sampling_kwargs():
-    assert sampling_kwargs(cfg().sampling) == {"temperature": 0.0, "top_p": 1.0, "max_tokens": 64, "seed": 7, "n": 1}
-    assert sampling_kwargs(cfg(temperature=0.6, top_p=0.95, max_tokens=1280).sampling) == {
+    assert sampling_kwargs(cfg().settings) == {"temperature": 0.0, "top_p": 1.0, "max_tokens": 64, "seed": 7, "n": 1}
+    assert sampling_kwargs(cfg(temperature=0.6, top_p=0.95, max_tokens=1280).settings) == {
         "temperature": 0.6, "top_p": 0.95, "max_tokens": 1280, "seed": 7, "n": 1}
     assert sampling_kwargs(SamplingSettings(gen_kwargs={"top_k": 20}))["top_k"] == 20
 
@@ -102,7 +105,7 @@ def test_sampling_kwargs():
     (False, {"chat_template_kwargs": {"enable_thinking": False}}),
 ])
 def test_chat_call_kwargs(thinking, expected):
-    assert chat_call_kwargs(cfg(thinking=thinking).sampling) == expected
+    assert chat_call_kwargs(cfg(thinking=thinking).settings) == expected
 
 
 # -- outputs ---------------------------------------------------------------------------------------
@@ -244,7 +247,7 @@ def test_generate_makes_one_chat_call_for_everything(fake_vllm):
     assert call["messages"][0][0] == {"role": "system", "content": "sys"}
     assert call["kwargs"] == {"chat_template_kwargs": {"enable_thinking": False}}
     assert call["use_tqdm"] is True
-    assert [p.kwargs for p in call["params"]] == [sampling_kwargs(config.sampling)] * len(items)
+    assert [p.kwargs for p in call["params"]] == [sampling_kwargs(config.settings)] * len(items)
     assert [r.uid for r in got] == [r.uid for r in items]
     assert got[4].output == f"answer to {items[4].messages[-1]['content']}"
     assert all(r.finish_reason == "length" for r in got)
@@ -296,7 +299,7 @@ def test_cli_run_with_fake_vllm(fake_vllm, tmp_path):
     lines = [json.loads(x) for x in (out / "generations.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(lines) == 10 and all(g["finish_reason"] == "length" and g["truncated"] for g in lines)
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    assert manifest["backend"]["name"] == "vllm" and manifest["generation"]["thinking"] is False
+    assert manifest["backend"]["name"] == "vllm" and manifest["model"]["settings"]["thinking"] is False
     assert main(args) == 0 and len(fake_vllm.instances) == 1  # resumed: nothing pending, no engine
 
 
@@ -338,7 +341,7 @@ def fake_vllm_package(tmp_path, monkeypatch):
 def test_data_parallel_processes_get_their_gpus_and_share(fake_vllm_package):
     items = requests(7)
     got = []
-    items = requests(7, settings=cfg(thinking=True).sampling)
+    items = requests(7, settings=cfg(thinking=True).settings)
     vb(tensor_parallel_size=2, data_parallel_size=2).generate(items, got.append)
     assert sorted(r.uid for r in got) == sorted(r.uid for r in items)
     by_prompt = {r.output.split("|")[-1]: r.output.split("|") for r in got}

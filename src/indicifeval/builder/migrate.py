@@ -104,7 +104,8 @@ def _upgrade_stage(name: str, record: dict[str, Any], keys: list[dict[str, Any]]
             model = {"backend": None, "model": old, "options": {}, "settings": None, "system": None,
                      "chat_template_hash": None}
             keys.append({"model": old, "was": None})
-    identity["model"] = model
+    if model is not None or "model" not in identity:
+        identity["model"] = model
     for (stage, param), value in LEGACY_PARAMS.items():
         if stage == name and param not in params:
             params[param] = value

@@ -119,8 +119,9 @@ def run(args: argparse.Namespace) -> int:
     from indicifeval.runs.backends.options import OPTIONS
     from indicifeval.runs.backends.spec import ModelSpec
 
+    model: ModelSpec | None = None
     if args.transport == "online":
-        model = model_spec(args, OPTIONS)
+        model = model_spec(args, OPTIONS) if args.backend is not None else None
     elif not args.model:
         raise InputError(f"name the model the {args.transport} file asks for with --model", field="model")
     elif args.backend is not None:

@@ -56,7 +56,7 @@ def build_trans(args: argparse.Namespace) -> int:
     from indicifeval.cli.output import console, progress_bar
     from indicifeval.records import AUTO_OK, NEEDS_REVIEW
 
-    spec = model_spec(args, _translator_classes(), language=args.lang)
+    spec = model_spec(args, _translator_classes(), language=args.lang) if args.backend is not None else None
     forced = forced_stages(args)
     settings = TransSettings(args.units, args.protect, args.instructions)
     done = run_pipeline(args.folder, args.lang, args.source, spec, settings=settings, until=args.until, force=forced,

@@ -88,12 +88,12 @@ def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | 
     scores_path = folder / scores_name
     if not scores_path.exists():
         raise InputError(f"no {scores_name}: run `indicifeval run` or `indicifeval score` first", str(folder))
-    facts = model_facts(manifest)
-    model = facts["model"] or folder.name
+    made_by = model_facts(manifest)
+    model = made_by["model"] or folder.name
     family, size = family_of(model, family_map)
     info = RunInfo(
         name=folder.name, folder=str(folder), model=model, family=family, size_b=size,
-        thinking=facts["thinking"], scoring=mode, backend=facts["backend"], settings=facts["settings"],
+        thinking=made_by["thinking"], scoring=mode, backend=made_by["backend"], settings=made_by["settings"],
     )
     answers_file = (GENERATIONS if (folder / GENERATIONS).exists() else RESPONSES if (folder / RESPONSES).exists()
                     else None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from indicifeval._version import __version__
@@ -20,7 +20,7 @@ from indicifeval.records import RunManifest
 from indicifeval.runs.backends import Backend, BackendError
 from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.runs.folder_scores import score_folder
-from indicifeval.runs.requests import DEFAULT_MAX_ANSWER_CHARS
+from indicifeval.runs.requests import DEFAULT_MAX_ANSWER_CHARS, SamplingSettings
 from indicifeval.runs.resumable import Job, execute, plan
 from indicifeval.runs.store import RunMismatch, RunStore, now_iso
 from indicifeval.scoring.api import ScoreResult
@@ -77,6 +77,8 @@ def run(
     ``spec.open()`` (a ready one: tests, the Python API).
     """
     data = data or DataOptions()
+    if spec.settings is None:  # a run's own defaults: greedy, the paper's budget
+        spec = replace(spec, settings=SamplingSettings())
     mode = ScoringMode(scoring)
     if max_answer_chars < 1:
         raise ValueError("max_answer_chars must be at least 1")

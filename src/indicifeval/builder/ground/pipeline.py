@@ -58,7 +58,7 @@ def prompt_writer(model: ModelSpec) -> ModelSpec:
     return replace(model, settings=None, system=None)
 
 
-def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path | None, model: ModelSpec, *,
+def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path | None, model: ModelSpec | None, *,
                  imports: Iterable[str | Path] = (), executor: str = "processes", workers: int | None = None,
                  ray_address: str | None = None, mining: MiningOptions | None = None, revision: str | None = None,
                  plan_scale: float = 1.0, corpus_license: str | None = None, until: str | None = None,
@@ -66,12 +66,13 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
                  on_stage: Callable[[str, StageRecord], None] | None = None,
                  progress: Progress | None = None, backend: Backend | None = None) -> dict[str, StageRecord]:
     """Run the Ground pipeline in ``out`` up to ``until`` (default: all); returns each stage's
-    record. ``model`` writes the prompts: online through its backend (``backend`` stands in for
-    it: tests, the Python API), or, for a batch format (``openai-batch``, ``gemini-batch``), through
-    exported files: the stage stops at ``generate`` (``BatchPending``) until the result files are
-    given as ``imports``. ``plan_scale`` multiplies every quota of the plan. ``corpus_license`` (an SPDX
-    id) is recorded with the rows' provenance, where ``build publish`` reads it (only when
-    given: a folder made without it resumes as it was)."""
+    record. ``model`` writes the prompts (None: mining only, up to ``requests``): online through
+    its backend (``backend`` stands in for it: tests, the Python API), or, for a batch format
+    (``openai-batch``, ``gemini-batch``), through exported files: the stage stops at ``generate``
+    (``BatchPending``) until the result files are given as ``imports``. ``plan_scale`` multiplies
+    every quota of the plan. ``corpus_license`` (an SPDX id) is recorded with the rows'
+    provenance, where ``build publish`` reads it (only when given: a folder made without it
+    resumes as it was)."""
     from indicifeval.builder.executors import EXECUTORS, create_executor
 
     profile = get_profile(language)
@@ -79,8 +80,6 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
         raise InputError(f"{language}: Ground rows are built for an Indic language profile", field="lang")
     if executor not in EXECUTORS:
         raise InputError(f"unknown executor {executor!r}; choose from {', '.join(EXECUTORS)}", field="executor")
-    writer = prompt_writer(model)
-    transport = Transport(writer.backend if writer.batch else "online", tuple(Path(p) for p in imports))
     check_stage_names(ground_stages.PIPELINE, until, force)
     mining = mining or MiningOptions()
     if (mining.skip_top or 0) < 0 or mining.top_k < 1:
@@ -88,7 +87,15 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
     chosen = scaled(load_plan(plan), plan_scale)  # checked now, before any work
     plan_file = plan_path(plan)
     check_language(chosen.beyond, language, str(plan_file))
-    writer.identity()  # its options checked before any folder is made
+    if model is None and (until is None or STAGES.index(until) >= STAGES.index("generate")):
+        raise InputError("build ground needs the model that writes the prompts: --backend and --model (--backend mock "
+                         "--mock-answers fake for the offline fake writer), or --transport with --model; mining alone "
+                         "(--until requests) needs none", field="backend")
+    writer = prompt_writer(model) if model is not None else None
+    transport = Transport(writer.backend if writer is not None and writer.batch else "online",
+                          tuple(Path(p) for p in imports))
+    if writer is not None:
+        writer.identity()  # its options checked before any folder is made
     build = BuildFolder(out).create(language, overwrite)
     folder = build.folder
     hub = corpus.startswith(HUB_PREFIX)
@@ -124,7 +131,7 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
         "generate": StageCall(inputs={"requests": folder / ground_stages.REQUESTS}, model=writer, transport=transport),
         "rows": StageCall(params={"language": language,
                                   "provenance": {"corpus": corpus_name, "revision": revision,
-                                                 "model": writer.model, **licence}}, model=writer),
+                                                 "model": writer.model if writer else None, **licence}}, model=writer),
     }
     try:
         done = run_pipeline(build, ground_stages.PIPELINE, calls, until=until, force=force,

@@ -43,8 +43,12 @@ def _engines(info: dict[str, Any]) -> dict[tuple[str, str], list[str]]:
 
     for build in info.get("builds") or []:
         lang = str(build.get("language"))
-        for stage in (build.get("stages") or {}).values():
+        for name, stage in (build.get("stages") or {}).items():
             params = stage.get("params") or {}
+            model = stage.get("model")
+            if isinstance(model, dict) and model.get("backend"):
+                add("prompt writing" if name in ("generate", "rows") else "translation", _model_name(model), lang)
+            # a release finalized by 0.1.0: the translator as "engine", the prompt writer as a parameter
             for engine in (stage.get("engine"), params.get("engine")):
                 if isinstance(engine, dict) and engine.get("engine"):
                     add("translation", f"{engine['engine']} {engine.get('model') or ''}".strip(), lang)

@@ -213,13 +213,13 @@ def _tags(row: Row, verdict: str, tier: str | None, parallel: bool) -> tuple[str
 
 
 def _stage_summary(manifest: dict[str, Any]) -> dict[str, Any]:
-    """Each stage's engine, parameters (model, corpus...) and input hashes, without local paths."""
+    """Each stage's model, parameters (corpus, plan...) and input hashes, without local paths."""
     out = {}
     for name, record in (manifest.get("stages") or {}).items():
         identity = record.get("identity") or {}
         inputs = {k: v.get("sha256") or files_sha256(v.get("files") or {})
                   for k, v in (identity.get("inputs") or {}).items() if isinstance(v, dict)}
-        out[name] = {"status": record.get("status"), "engine": identity.get("engine"),
+        out[name] = {"status": record.get("status"), "model": identity.get("model"),
                      "params": identity.get("params") or {}, "inputs": inputs}
     return out
 

@@ -71,21 +71,25 @@ def _source_file(build: BuildFolder, source: str | Path) -> Path:
     return out
 
 
-def build_trans(out: str | Path, language: str, source: str | Path, model: ModelSpec, *,
+def build_trans(out: str | Path, language: str, source: str | Path, model: ModelSpec | None, *,
                 settings: TransSettings = TransSettings(), until: str | None = None, force: Iterable[str] = (),
                 overwrite: bool = False, on_stage: Callable[[str, StageRecord], None] | None = None,
                 progress: Progress | None = None, backend: Backend | None = None) -> dict[str, StageRecord]:
     """Run the Trans pipeline in ``out`` for ``language`` up to ``until`` (default: all),
     restarting the stages in ``force``; returns each stage's record. ``model`` translates (bound
-    to the language here; ``backend`` stands in for its own: tests, the Python API).
+    to the language here; None only to plan; ``backend`` stands in for its own: tests, the Python API).
     ``settings``: whole prompts or lines, keywords inline or as placeholders, the release's
     instruction lists or the source's."""
     profile = get_profile(language)
     if not profile.is_indic and profile.code != "en":
         raise InputError(f"{language}: a Trans split is built for an Indic language profile", field="lang")
     check_stage_names(trans_stages.PIPELINE, until, force)
-    spec = translator(model, language)  # options checked before any folder is made
-    spec.identity()
+    if model is None and until != "plan":
+        raise InputError("build trans needs the translator: --backend and --model (--backend mock --mock-answers fake "
+                         "for the offline fake translator); planning alone (--until plan) needs none", field="backend")
+    spec = translator(model, language) if model is not None else None
+    if spec is not None:
+        spec.identity()  # options checked before any folder is made
     build = BuildFolder(out).create(language, overwrite)
     chosen = settings.resolve(build)
     plan_params = {k: chosen[k] for k in ("units", "instructions")}

@@ -50,9 +50,12 @@ def is_seq2seq_model(model: str) -> bool:
 
 
 def translator(model: ModelSpec, language: str) -> ModelSpec:
-    """``model`` as the translator into ``language``: ``hf`` with an encoder-decoder model is
-    ``seq2seq``; a chat backend gets the default system turn unless one is given; the mock's
-    ``fake[:RATE]`` is the fake translator; then bound to the language."""
+    """``model`` as the translator into ``language``: greedy with room for a long unit unless its
+    settings say otherwise; ``hf`` with an encoder-decoder model is ``seq2seq``; a chat backend
+    gets the default system turn unless one is given; the mock's ``fake[:RATE]`` is the fake
+    translator; then bound to the language."""
+    if model.settings is None:
+        model = replace(model, settings=TRANSLATION_SETTINGS)
     if model.backend == "hf" and is_seq2seq_model(model.model):
         defaults = type(model.options)().values()
         given = {k: v for k, v in model.options.values().items() if v != defaults.get(k)}

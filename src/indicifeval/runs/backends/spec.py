@@ -57,18 +57,19 @@ def backend_options(backend: str, values: BackendOptions | Mapping[str, Any] | N
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """A model on a backend with its options, its sampling settings (None: each request brings
-    its own, as Ground's plan does) and the system turn before every prompt (chat backends)."""
+    """A model on a backend with its options, its sampling settings (None: the use's own: a
+    run's greedy defaults, a translation's, or each request's, as Ground's plan gives them) and
+    the system turn before every prompt (chat backends)."""
 
     backend: str
     model: str
     options: BackendOptions = field(default_factory=BackendOptions)
-    settings: SamplingSettings | None = field(default_factory=SamplingSettings)
+    settings: SamplingSettings | None = None
     system: str | None = None
 
     @classmethod
     def of(cls, backend: str, model: str, options: BackendOptions | Mapping[str, Any] | None = None, *,
-           settings: SamplingSettings | None = GREEDY, system: str | None = None,
+           settings: SamplingSettings | None = None, system: str | None = None,
            language: str | None = None) -> ModelSpec:
         """The spec, with ``options`` checked and typed for ``backend`` (a translator's made for
         ``language``, which its options must name)."""
