@@ -48,11 +48,12 @@ def _synthetic(path: Path, language: str, documents: int = 3000) -> str:
 
 def _ground_run(base: Path, language: str, corpus: str, scale: float) -> Callable[[int, str, Path],
                                                                                   tuple[list[int], float]]:
-    from indicifeval.builder.ground.pipeline import Generator, build_ground
+    from indicifeval.builder.ground.pipeline import build_ground
+    from indicifeval.runs.backends.spec import ModelSpec
 
     def run(concurrency: int, url: str, folder: Path) -> tuple[list[int], float]:
         shutil.copytree(base, folder)
-        generator = Generator("openai", "writer", {"base_url": url, "concurrency": concurrency})
+        generator = ModelSpec.of("openai", "writer", {"base_url": url, "concurrency": concurrency})
         marks: dict[str, float] = {}
         records = build_ground(folder, language, corpus, None, generator, executor="serial", plan_scale=scale,
                                until="generate", on_stage=lambda name, _: marks.setdefault(name, time.perf_counter()))
@@ -68,13 +69,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plan-scale", type=float, default=10.0, help="every quota of the plan times this "
                         "(default 10: as many requests as the corpus allows)")
     args, levels = parse_load(parser, argv)
-    from indicifeval.builder.ground.pipeline import Generator, build_ground
+    from indicifeval.builder.ground.pipeline import build_ground
 
     with tempfile.TemporaryDirectory(dir=args.work) as tmp:
         shared = SHARED / "indic-corpus" / f"{args.lang}.jsonl"
         corpus = args.corpus or (str(shared) if shared.is_file() else _synthetic(Path(tmp) / "corpus.jsonl", args.lang))
         base = Path(tmp) / "mined"
-        mined = build_ground(base, args.lang, corpus, None, Generator(), executor="serial", plan_scale=args.plan_scale,
+        mined = build_ground(base, args.lang, corpus, None, None, executor="serial", plan_scale=args.plan_scale,
                              until="requests")
         results = measure(levels, args.latency, _ground_run(base, args.lang, corpus, args.plan_scale),
                                       ["--answers", "fake-prompt-writer:0.1"], args.repeat, args.work)

@@ -117,10 +117,11 @@ def measure(levels: list[int], latency: float, run: Callable[[int, str, Path], t
 
 
 def _trans_run(language: str, source: str) -> Callable[[int, str, Path], tuple[list[int], float]]:
-    from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+    from indicifeval.builder.trans.pipeline import build_trans
+    from indicifeval.runs.backends.spec import ModelSpec
 
     def run(concurrency: int, url: str, folder: Path) -> tuple[list[int], float]:
-        spec = EngineSpec("openai", "fake", {"base_url": url, "concurrency": concurrency})
+        spec = ModelSpec.of("openai", "fake", {"base_url": url, "concurrency": concurrency})
         marks: dict[str, float] = {}
         records = build_trans(folder, language, source, spec, until="translate",
                               on_stage=lambda name, _: marks.setdefault(name, time.perf_counter()))

@@ -58,11 +58,12 @@ def round_trip(args: argparse.Namespace, tmp: Path) -> None:
 
     from indicifeval.builder.review.app import create_app
     from indicifeval.builder.review.serve import export_verdicts, open_review, write_agreement
-    from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+    from indicifeval.builder.trans.pipeline import build_trans
+    from indicifeval.runs.backends.spec import ModelSpec
 
     rng = random.Random(args.seed)
     folder = tmp / "round" / args.lang
-    build_trans(folder, args.lang, args.source, EngineSpec("mock", "fake", {"answers": "fake:0"}))
+    build_trans(folder, args.lang, args.source, ModelSpec.of("mock", "fake", {"answers": "fake:0"}))
     tokens = {"asha": ("asha-token-0123456789", "annotator"), "ravi": ("ravi-token-0123456789", "annotator")}
     review = open_review([folder], tokens, overlap=1.0, seed=args.seed)
     bad_items = {i.id for i in review.stores[0].items() if rng.random() < args.bad}
@@ -103,13 +104,14 @@ def round_trip(args: argparse.Namespace, tmp: Path) -> None:
 # -- load: the project ----------------------------------------------------------------------------
 def _project(args: argparse.Namespace, tmp: Path) -> tuple[list[Path], Path, dict[str, str]]:
     """The build folders, the annotators file, and name -> token."""
-    from indicifeval.builder.trans.pipeline import EngineSpec, build_trans
+    from indicifeval.builder.trans.pipeline import build_trans
     from indicifeval.records.layout import TRANS_ROWS, TRANS_SOURCE
+    from indicifeval.runs.backends.spec import ModelSpec
 
     folders = []
     for lang in args.languages.split(","):
         seed = tmp / f"seed-{lang}"
-        build_trans(seed, lang, "sample", EngineSpec("mock", "fake", {"answers": "fake:0"}))
+        build_trans(seed, lang, "sample", ModelSpec.of("mock", "fake", {"answers": "fake:0"}))
         rows = [json.loads(x) for x in (seed / TRANS_ROWS).read_text(encoding="utf-8").splitlines()]
         source = {str(r["key"]): r for r in map(json.loads, (seed / TRANS_SOURCE).read_text(encoding="utf-8")
                                                  .splitlines())}
