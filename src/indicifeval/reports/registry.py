@@ -88,9 +88,9 @@ def analysis(name: str, *, short_title: str, what: str, how: str, always: bool =
 
 
 def registered() -> dict[str, Analysis]:
-    """Every analysis, the built-in ones first (imported here, not at the top: they import this)."""
-    import indicifeval.reports.units  # noqa: F401
-
+    """Every analysis registered so far, in registration order: the built-in ones are those
+    ``reports.units`` registers when imported (``reports.api`` imports it, as a plugin's caller
+    would import the plugin)."""
     return ANALYSES
 
 
