@@ -38,7 +38,7 @@ from indicifeval.core.files import StagedFiles
 from indicifeval.core.secrets import check_env_name, redact_text
 from indicifeval.dataset import load_rows, write_hub_layout
 from indicifeval.dataset.hub_layout import configs
-from indicifeval.dataset.stats import dataset_stats
+from indicifeval.dataset.stats import dataset_stats, markdown, stats_tables
 from indicifeval.records.layout import RELEASE_INFO, RELEASE_ROWS
 
 HUB_FOLDER = HUB_FOLDERS["ours"]
@@ -117,7 +117,7 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
     stats = dataset_stats(rows, name=pretty, kind="release")  # the paper's dataset tables, of what is published
     text = card((hub / "README.md").read_text(encoding="utf-8"), rows, info, decision, list(manifests),
                 relation_lines=convention_lines(rows, relation_compat, changed), pretty_name=pretty,
-                statistics=[*stats.to_markdown(heading=2).splitlines(), ""])
+                statistics=[*markdown(stats_tables(stats), f"Dataset statistics: {stats.name}", 2).splitlines(), ""])
     with StagedFiles(hub) as files:
         files.write_text("README.md", text)
         files.write_text(f"{PROVENANCE}/{RELEASE_INFO}", json.dumps(info, ensure_ascii=False, indent=2) + "\n")

@@ -1,7 +1,7 @@
 """Dataset statistics: the paper's dataset tables (rows per split, Table 7's verification
 counts and the parallel subset, instruction and constraint distributions, tags, prompt
 lengths) from any rows, and two datasets side by side. ``indicifeval stats`` prints them; the
-release code puts ``to_markdown()`` into a dataset card."""
+release code puts ``markdown(stats_tables(stats), title)`` into a dataset card."""
 
 from __future__ import annotations
 
