@@ -14,8 +14,8 @@ from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.generate import TRANSPORTS, GenerateSpec
 from indicifeval.builder.ground.mining import stop_fingerprint
 from indicifeval.builder.ground.select import Plan, load_plan, plan_label, plan_path, scaled
+from indicifeval.builder.licences import check_licence_id
 from indicifeval.builder.project import BuildFolder, StageRecord
-from indicifeval.builder.release.licences import check_licence_id
 from indicifeval.builder.stages import (
     StageCall,
     check_stage_names,

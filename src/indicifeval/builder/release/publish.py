@@ -15,6 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval._version import __version__
+from indicifeval.builder.licences import (
+    DEFAULT_LICENSE,
+    KNOWN_LICENCES,
+    UNKNOWN_LICENCE,
+    decide,
+    ground_corpora,
+    licence_of,
+)
 from indicifeval.builder.release.card import NAME, PROVENANCE, STATISTICS, card
 from indicifeval.builder.release.compat import (
     AUTHORS,
@@ -23,14 +31,6 @@ from indicifeval.builder.release.compat import (
     convention_lines,
     exact_relations,
     to_authors,
-)
-from indicifeval.builder.release.licences import (
-    DEFAULT_LICENSE,
-    KNOWN_LICENCES,
-    UNKNOWN_LICENCE,
-    decide,
-    ground_corpora,
-    licence_of,
 )
 from indicifeval.builder.release.portable import corpus_reference, portable
 from indicifeval.core.errors import InputError, OutputError, first_line
