@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def rich_table(table):
-    """A ``dataset.stats.Table`` drawn with rich: keys left, numbers right, the note below."""
+    """A ``dataset.stats.StatsTable`` drawn with rich: keys left, numbers right, the note below."""
     from rich.markup import escape
     from rich.table import Table
 

@@ -20,27 +20,27 @@ from indicifeval.builder.status import (
 from indicifeval.core.files import atomic_writer
 from indicifeval.reports.html import asset, stylesheet
 from indicifeval.reports.html_tables import esc, table_section
-from indicifeval.reports.model import Column, Row, Table
+from indicifeval.reports.model import Column, Table, TableRow
 
 
 def _stages(rows: list[tuple]) -> Table:
     return Table("stages", "Stages and their counts",
                  [Column("build"), Column("language", "language"), Column("stage"), Column("status"),
                   Column("counts"), Column("note")],
-                 [Row([name, language, stage, status, ", ".join(f"{k} {v}" for k, v in counts.items()), note])
+                 [TableRow([name, language, stage, status, ", ".join(f"{k} {v}" for k, v in counts.items()), note])
                   for name, language, stage, status, counts, note in rows])
 
 
 def _findings(rows: list[tuple]) -> Table:
     return Table("findings", "Validator findings", [Column("build"), Column("language", "language"), Column("subset"),
                                                     Column("check"), Column("severity"), Column("findings")],
-                 [Row(list(r)) for r in rows],
+                 [TableRow(list(r)) for r in rows],
                  note="" if rows else "No findings (or the validate stages have not run).")
 
 
 def _review(rows: list[tuple]) -> Table:
     return Table("review", "Review progress", [Column("build"), Column("language", "language"), Column("annotator"),
-                                               Column("assigned"), Column("done")], [Row(list(r)) for r in rows],
+                                               Column("assigned"), Column("done")], [TableRow(list(r)) for r in rows],
                  note="" if rows else "No review yet.")
 
 
@@ -54,7 +54,7 @@ def _agreement(rows: list[tuple]) -> Table:
     return Table("agreement", "Agreement (95% bootstrap intervals)",
                  [Column("build"), Column("language"), Column("question"), Column("items rated twice"),
                   *map(Column, COEFFICIENTS)],
-                 [Row([name, language, question, twice, *map(_estimate, estimates)])
+                 [TableRow([name, language, question, twice, *map(_estimate, estimates)])
                   for name, language, question, twice, estimates in rows],
                  note="" if rows else "No agreement yet (indicifeval build review agreement).")
 

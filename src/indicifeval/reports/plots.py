@@ -11,7 +11,7 @@ import re
 import numpy as np
 
 from indicifeval.reports.analyses import METRIC_NAMES
-from indicifeval.reports.model import Column, Estimate, Report, Row
+from indicifeval.reports.model import Column, Estimate, Report, TableRow
 
 DPI = 150
 # Okabe & Ito's colour-blind-safe palette (black last)
@@ -88,7 +88,7 @@ def signed_limit(values: np.ndarray) -> float:
     return max(10.0, float(np.ceil(finite.max() / 10) * 10) if finite.size else 10.0)
 
 
-def matrix(rows: list[Row], columns: list[int]) -> np.ndarray:
+def matrix(rows: list[TableRow], columns: list[int]) -> np.ndarray:
     """The values of ``rows`` in the columns at these positions (NaN where there is none)."""
     return np.array([[np.nan if value(row[i]) is None else value(row[i]) for i in columns] for row in rows],
                     dtype=float).reshape(len(rows), len(columns))

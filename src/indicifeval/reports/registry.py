@@ -2,7 +2,7 @@
 table is computed, what it shows and how to read it, a short title and its figures with their
 captions — so adding an analysis is one module, with no edit to the writers, the figures or the
 HTML page: they iterate the registry, in registration order (the report's order), and read the
-tables' metadata (:class:`~indicifeval.reports.model.Column`, ``Row``), never a table's name."""
+tables' metadata (:class:`~indicifeval.reports.model.Column`, ``TableRow``), never a table's name."""
 
 from __future__ import annotations
 

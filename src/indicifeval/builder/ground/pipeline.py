@@ -13,7 +13,8 @@ from indicifeval.builder.ground.beyond import check_language
 from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.generate import TRANSPORTS, GenerateSpec
 from indicifeval.builder.ground.mining import stop_fingerprint
-from indicifeval.builder.ground.select import Plan, load_plan, plan_label, plan_path, scaled
+from indicifeval.builder.ground.select import SelectionPlan as Plan
+from indicifeval.builder.ground.select import load_plan, plan_label, plan_path, scaled
 from indicifeval.builder.licences import check_licence_id
 from indicifeval.builder.project import BuildFolder, StageRecord
 from indicifeval.builder.stages import (

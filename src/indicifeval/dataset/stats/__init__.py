@@ -20,7 +20,7 @@ from indicifeval.dataset.stats.model import (
     SubsetStats,
     Verification,
 )
-from indicifeval.dataset.stats.tables import Table, markdown, stats_tables
+from indicifeval.dataset.stats.tables import StatsTable, markdown, stats_tables
 
 
 def load_stats(data: str | Path, language: str | None = None, subset: str | None = None,
@@ -45,5 +45,5 @@ def load_stats(data: str | Path, language: str | None = None, subset: str | None
 
 
 __all__ = ["CONTEXT_REQUIRED_STYLES", "STATS_FORMAT", "VERIFICATION_TAGS", "Comparison", "DatasetStats", "Lengths",
-           "ListComparison", "SourceComparison", "StatsInput", "SubsetStats", "Table", "Verification", "compare",
+           "ListComparison", "SourceComparison", "StatsInput", "StatsTable", "SubsetStats", "Verification", "compare",
            "dataset_stats", "load_input", "load_stats", "markdown", "stats_tables"]

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from indicifeval.reports import plots
 from indicifeval.reports.analyses import TRANS, Analyses, mean_of_differences
-from indicifeval.reports.model import Column, Estimate, Report, Row, Table, run_row
+from indicifeval.reports.model import Column, Estimate, Report, Table, TableRow, run_row
 from indicifeval.reports.registry import analysis
 from indicifeval.reports.rundata import RunData
 from indicifeval.scoring.categories import CATEGORIES
@@ -78,7 +78,7 @@ def delta_family(ctx: Analyses) -> Table:
                          else Estimate(None))
         if any(c.value is not None for c in cells):
             avg = ctx.estimate(all_pairs, mean_of_differences, f"family|{family}|avg")
-            table.rows.append(Row([family, ", ".join(r.info.name for r in runs), *cells, avg], "family", family))
+            table.rows.append(TableRow([family, ", ".join(r.info.name for r in runs), *cells, avg], "family", family))
     return table
 
 
@@ -109,7 +109,7 @@ def _category_heatmaps(report: Report, table: Table | None):
     from indicifeval.reports import heatmaps  # matplotlib: imported to draw only
 
     cols, category = table.where("language", "avg"), table.where("category")[0]
-    runs: dict[str, list[Row]] = {}
+    runs: dict[str, list[TableRow]] = {}
     for row in table.rows:
         runs.setdefault(str(row.name), []).append(row)
     limit = plots.signed_limit(plots.matrix(table.rows, cols))  # one colour scale for all runs

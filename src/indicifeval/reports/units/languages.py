@@ -9,15 +9,15 @@ import numpy as np
 from indicifeval.languages import composition
 from indicifeval.reports import plots
 from indicifeval.reports.analyses import Analyses, first, paper_tables
-from indicifeval.reports.model import Column, Estimate, Report, Row, Table, run_row
+from indicifeval.reports.model import Column, Estimate, Report, Table, TableRow, run_row
 from indicifeval.reports.registry import analysis
 from indicifeval.reports.stats import mean_of
 
 PAPER = "paper: "  # the label of a published row, "paper: <model>", in every output
 
 
-def paper_row(model: str, cells: list) -> Row:
-    return Row([f"{PAPER}{model}", *cells], "paper", model)
+def paper_row(model: str, cells: list) -> TableRow:
+    return TableRow([f"{PAPER}{model}", *cells], "paper", model)
 
 
 def _language_table(ctx: Analyses, subset: str) -> Table:
