@@ -26,8 +26,6 @@ from indicifeval.core.settings_file import read_settings
 from indicifeval.records import MinedContext, Row
 from indicifeval.scoring.engine import score_row
 
-CONSTRAINTS = ("keyword_frequency", "forbidden_word", "number_sentences", "number_paragraphs", "first_word",
-               "sentences_and_paragraphs", beyond.KIND)
 _SENTENCES, _PARAGRAPHS = "length_constraints:number_sentences", "length_constraints:number_paragraphs"
 COMBINED = f"{_SENTENCES}+{_PARAGRAPHS}"  # one constraint, two checkers: "exactly S sentences in P paragraphs"
 INSTRUCTION = {"keyword_frequency": "keywords:frequency", "forbidden_word": "keywords:forbidden_words",
@@ -389,5 +387,5 @@ def select_contexts(records: Iterable[dict], plan: SelectionPlan, language: str,
     return out
 
 
-__all__ = ["COMBINED", "CONSTRAINTS", "INSTRUCTION", "SelectionPlan", "instructions_of", "load_plan", "plan_label",
+__all__ = ["COMBINED", "INSTRUCTION", "SelectionPlan", "instructions_of", "load_plan", "plan_label",
            "plan_names", "plan_path", "recheck", "select_contexts"]

@@ -41,7 +41,6 @@ from indicifeval.dataset.hub_layout import configs
 from indicifeval.dataset.stats import dataset_stats, markdown, stats_tables
 from indicifeval.records.layout import RELEASE_INFO, RELEASE_ROWS
 
-HUB_FOLDER = HUB_FOLDERS["ours"]
 _REPO = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
 
 
@@ -137,4 +136,4 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
     return written
 
 
-__all__ = ["DEFAULT_LICENSE", "HUB_FOLDER", "KNOWN_LICENCES", "UNKNOWN_LICENCE", "licence_of", "publish"]
+__all__ = ["DEFAULT_LICENSE", "KNOWN_LICENCES", "UNKNOWN_LICENCE", "licence_of", "publish"]
