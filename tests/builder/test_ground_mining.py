@@ -22,7 +22,7 @@ from indicifeval.builder.ground.mining import (
     rank_keywords,
     tokens,
 )
-from indicifeval.builder.ground.select import Plan, load_plan, recheck, select_contexts
+from indicifeval.builder.ground.select import SelectionPlan, load_plan, recheck, select_contexts
 from indicifeval.core.errors import InputError
 from indicifeval.records import Row
 from indicifeval.scoring.engine import score_row
@@ -105,7 +105,7 @@ def test_plans_are_checked_field_by_field(tmp_path):
 _SYNTHETIC = Path(tempfile.mkdtemp(prefix="indicifeval-corpus-"))
 
 
-def _contexts(language: str, plan: Plan):
+def _contexts(language: str, plan: SelectionPlan):
     """Contexts from ../shared's real text, or from a corpus of the sample's words without it."""
     shard = list_shards(corpus_path(language, _SYNTHETIC))[0]
     vocab = map_vocab(VocabTask(shard, language))
@@ -116,7 +116,7 @@ def _contexts(language: str, plan: Plan):
 
 @pytest.mark.parametrize("language", ["hi", "ta", "ur", "bn"])
 def test_every_context_passes_its_checker(language):
-    contexts, _, _ = _contexts(language, Plan())
+    contexts, _, _ = _contexts(language, SelectionPlan())
     assert len(contexts) >= 60
     assert {c.features["kind"] for c in contexts} == {"keyword_frequency", "forbidden_word", "number_sentences",
                                                       "number_paragraphs", "first_word"}
@@ -134,11 +134,11 @@ def test_every_context_passes_its_checker(language):
 
 
 def test_selection_does_not_depend_on_document_order():
-    plan = Plan(seed=3)
+    plan = SelectionPlan(seed=3)
     first, records, keywords = _contexts("hi", plan)
     again = select_contexts(list(reversed(records)), plan, "hi", keywords)
     assert [(c.id, c.doc_id, c.kwargs) for c in first] == [(c.id, c.doc_id, c.kwargs) for c in again]
-    other = select_contexts(records, Plan(seed=4), "hi", keywords)
+    other = select_contexts(records, SelectionPlan(seed=4), "hi", keywords)
     assert [c.doc_id for c in other] != [c.doc_id for c in first]
 
 

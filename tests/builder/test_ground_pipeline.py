@@ -157,8 +157,8 @@ def test_failed_replies_are_counted_as_the_log_has_them(tmp_path):
     back): the same count the cache gives, and a forced rerun asks exactly those again."""
     from indicifeval.builder.ground.generate import reply_hashes
     from indicifeval.builder.ground.pipeline import prompt_writer
-    from indicifeval.builder.ground.stages import GENERATIONS, REQUESTS
     from indicifeval.records import GenerationTask
+    from indicifeval.records.layout import GROUND_GENERATIONS, GROUND_REQUESTS
     from indicifeval.runs.resumable import cached
 
     writer = FakePromptWriter(0.1)
@@ -170,8 +170,8 @@ def test_failed_replies_are_counted_as_the_log_has_them(tmp_path):
         records = build_ground(tmp_path / "b", "hi", corpus(), None, generator, executor="serial", mining=SMALL,
                                until="generate")
         counts = records["generate"].counts
-        tasks = [GenerationTask.from_json(r) for r in _lines(tmp_path / "b" / REQUESTS)]
-        have = cached(_lines(tmp_path / "b" / GENERATIONS), reply_hashes(tasks, prompt_writer(generator)))
+        tasks = [GenerationTask.from_json(r) for r in _lines(tmp_path / "b" / GROUND_REQUESTS)]
+        have = cached(_lines(tmp_path / "b" / GROUND_GENERATIONS), reply_hashes(tasks, prompt_writer(generator)))
         assert 0 < counts["failed"] == len(tasks) - len(have) and counts["asked"] == len(tasks)
         before = server.requests
         server.config.raw_fn = None  # the server is mended: only the failed are asked again

@@ -18,7 +18,7 @@ import pytest
 from indicifeval.builder.ground.mining import stop_keys, tokens
 from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
 from indicifeval.builder.ground.requests import context_required_ids
-from indicifeval.builder.ground.select import Plan, load_plan, plan_label, plan_names
+from indicifeval.builder.ground.select import SelectionPlan, load_plan, plan_label, plan_names
 from indicifeval.cli import main
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import load_rows
@@ -122,7 +122,7 @@ def test_the_paper_plan_fills_every_quota_and_keeps_the_mix_on_a_corpus_written_
 
 def test_shipped_plans_resolve_by_name_and_a_path_still_works(tmp_path):
     assert plan_names() == ["beyond", "default", "paper"]
-    assert load_plan("default") == Plan() == load_plan(None)
+    assert load_plan("default") == SelectionPlan() == load_plan(None)
     paper = load_plan("paper")
     assert paper.context_required_share == 0.135 and paper.number_paragraphs == {1: 1}
     assert set(paper.keyword_frequency) == {1, 2, 3, 4, 5} and len(set(paper.keyword_frequency.values())) == 1
@@ -282,7 +282,7 @@ def test_a_folder_made_before_the_new_settings_goes_on_as_it_was_made(tmp_path):
     assert not set(_keywords(out)) & stop_keys("ne")
 
 
-def _contexts_asked(plan: Plan) -> dict[str, int]:
+def _contexts_asked(plan: SelectionPlan) -> dict[str, int]:
     return {"first_word": plan.first_word, "keyword_frequency": sum(plan.keyword_frequency.values()),
             "forbidden_word": plan.forbidden_word, "number_sentences": sum(plan.number_sentences.values()),
             "number_paragraphs": sum(plan.number_paragraphs.values())}

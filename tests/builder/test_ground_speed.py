@@ -40,7 +40,7 @@ from indicifeval.builder.ground.mining import (
     write_features,
     write_vocab,
 )
-from indicifeval.builder.ground.select import Plan, _Offers, _queries
+from indicifeval.builder.ground.select import SelectionPlan, _Offers, _queries
 from indicifeval.checkers.rules import get_rules
 from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.text import sentences
@@ -115,7 +115,7 @@ def _old_place(seed, *parts) -> str:
     return hashlib.sha256(json.dumps([seed, *parts], ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
-def _fits(r: dict, kind: str, n, plan: Plan, firsts: list[str]) -> bool:
+def _fits(r: dict, kind: str, n, plan: SelectionPlan, firsts: list[str]) -> bool:
     counts = r["counts"]
     if kind == "keyword_frequency":
         return n in counts.values()
@@ -131,7 +131,7 @@ def _fits(r: dict, kind: str, n, plan: Plan, firsts: list[str]) -> bool:
 
 
 def test_each_query_keeps_the_lowest_places_as_the_plain_hash_ranks_them():
-    plan = Plan(seed=5, sentences_and_paragraphs={(3, 2): 2})
+    plan = SelectionPlan(seed=5, sentences_and_paragraphs={(3, 2): 2})
     rng = random.Random(2)
     words = ["नदी", "पहाड़", 'क"ख', "a\\b", "ग्राम"]
     records = [{"doc_id": rng.choice(["", "d", 'q"', "दस्तावेज़", "\u2028"]) + str(i), "paragraphs": rng.randint(1, 3),

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
+from indicifeval.builder.licences import decide, terms
 from indicifeval.builder.release.compat import relation_kwargs, to_authors
-from indicifeval.builder.release.licences import decide, terms
 from indicifeval.builder.release.portable import portable_text
 from indicifeval.builder.review.serve import write_agreement
 from indicifeval.builder.trans.pipeline import build_trans

@@ -11,7 +11,7 @@ import pytest
 
 from indicifeval.builder.review.agreement import (
     COEFFICIENTS,
-    Estimate,
+    AgreementEstimate,
     agreement,
     agreement_table,
     cohen_kappa,
@@ -150,7 +150,7 @@ def test_single_item_and_single_raters():
                 assert (est.value, est.low, est.high, est.items) == (0.0, 0.0, 0.0, 1)  # one item: no spread
             else:
                 assert est.value is None and est.low is None and est.high is None
-    assert agreement(alone)["gwet_ac1"] == Estimate(None, None, None, 0)
+    assert agreement(alone)["gwet_ac1"] == AgreementEstimate(None, None, None, 0)
 
 
 def test_varying_raters_per_item_by_hand():
@@ -204,7 +204,7 @@ def test_bootstrap_is_seeded_and_brackets_the_value():
 
 
 def test_estimate_json_keeps_full_precision():
-    data = Estimate(0.123456789012345, 0.1, None, 3).to_json()
+    data = AgreementEstimate(0.123456789012345, 0.1, None, 3).to_json()
     assert data == {"value": 0.123456789012345, "low": 0.1, "high": None, "items": 3}
     assert json.loads(json.dumps(data))["value"] == 0.123456789012345  # written and read back unrounded
 

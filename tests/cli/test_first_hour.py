@@ -335,7 +335,8 @@ def test_closing_lines_say_what_to_do_next(builds, tmp_path, capsys):
 # -- the build report and the card ---------------------------------------------------------------
 
 def test_the_build_report_names_builds_by_folder_and_has_no_script_error(builds, tmp_path):
-    from indicifeval.reports.build_report import build_names, write_build_report
+    from indicifeval.builder.status import build_names
+    from indicifeval.reports.build_report import write_build_report
 
     page = write_build_report([builds / "hi", builds / "hi-ground"], tmp_path / "report.html")
     text = page.read_text(encoding="utf-8")

@@ -23,6 +23,8 @@ from indicifeval.dataset.stats import (
     dataset_stats,
     load_input,
     load_stats,
+    markdown,
+    stats_tables,
 )
 from indicifeval.dataset.validation import validate
 from indicifeval.records.layout import GROUND_ROWS, TRANS_ROWS, TRANS_SOURCE
@@ -189,8 +191,8 @@ def test_a_build_folder_shows_statuses_and_no_verification(tmp_path: Path):
     src = stats.source  # the build's own English rows, as validate takes them
     assert src is not None and (src.same, src.differ, src.dropped) == (4, 1, {"detectable_format:title": 1})
     assert src.differing == ("hi/trans/t02",)
-    markdown = stats.to_markdown()
-    assert "no row has a verification tag" in markdown and "| build status | needs-review | 1 | 20.0 |" in markdown
+    text = markdown(stats_tables(stats), f"Dataset statistics: {stats.name}")
+    assert "no row has a verification tag" in text and "| build status | needs-review | 1 | 20.0 |" in text
 
 
 def test_release_folders_from_finalize_and_the_hub_layout(tmp_path: Path):

@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from indicifeval.reports import api, fonts, plots, registry
+from indicifeval.reports import api, figures, fonts, registry
 from indicifeval.reports.model import Report
 from indicifeval.reports.registry import Analysis, Figure
 from tests.reports.test_analyses import _write_run
@@ -63,8 +63,8 @@ def test_note_is_not_repeated_and_filters_are_restored(runs, tmp_path, no_indic_
     rep = api.build_report(runs, n_boot=20)
     small = Report(rep.metric, rep.runs, {"trans_languages": rep.tables["trans_languages"]}, [], 0, 0, rep.notes)
     before = list(warnings.filters)
-    plots.write_plots(small, tmp_path / "a")
-    plots.write_plots(small, tmp_path / "b")
+    figures.write_plots(small, tmp_path / "a")
+    figures.write_plots(small, tmp_path / "b")
     assert len(_font_notes(small)) == 1
     assert warnings.filters == before  # the glyph filter lasted as long as the plots only
 
@@ -73,12 +73,12 @@ def test_other_warnings_still_pass(runs, tmp_path, no_indic_fonts, monkeypatch):
     def figure(report, table):
         warnings.warn("something else went wrong", UserWarning, stacklevel=2)
 
-    registry.registered()  # the built-in analyses imported first: none of them registers into the stand-in
+    import indicifeval.reports.units  # noqa: F401  the built-in analyses first: none registers into the stand-in
     unit = Analysis("warns", "W", "what", "how", lambda ctx: None, figures=[Figure("warns", "caption", figure)])
     monkeypatch.setattr(registry, "ANALYSES", {"warns": unit})  # this figure alone
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        plots.write_plots(Report("prompt_loose", [], {}, [], 0, 0), tmp_path)
+        figures.write_plots(Report("prompt_loose", [], {}, [], 0, 0), tmp_path)
     assert [str(w.message) for w in caught] == ["something else went wrong"]
 
 
@@ -89,7 +89,7 @@ def test_no_note_with_the_fonts_installed(runs, tmp_path):
     small = Report(rep.metric, rep.runs, {"trans_languages": rep.tables["trans_languages"]}, [], 0, 0, rep.notes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        plots.write_plots(small, tmp_path)
+        figures.write_plots(small, tmp_path)
     assert _font_notes(small) == [] and not [w for w in caught if "font" in str(w.message).lower()]
 
 

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("matplotlib")
 from PIL import Image  # noqa: E402
 
-from indicifeval.reports import heatmaps, plots  # noqa: E402
+from indicifeval.reports import figures, heatmaps, plots  # noqa: E402
 from indicifeval.reports.api import build_report  # noqa: E402
 from indicifeval.reports.model import Report  # noqa: E402
 from tests.reports.demo_runs import make_demo_runs  # noqa: E402
@@ -38,7 +38,7 @@ def test_refilled_heatmaps_write_what_fresh_ones_do(report, tmp_path, monkeypatc
         return refills[-1]
 
     monkeypatch.setattr(heatmaps._Kept, "refill", counted)
-    reused = plots.write_plots(small, tmp_path / "reused")
+    reused = figures.write_plots(small, tmp_path / "reused")
     assert len(reused) == 2 * len(report.runs) and refills.count(True) == len(report.runs) - 1
     heatmap = heatmaps.heatmap
 
@@ -47,7 +47,7 @@ def test_refilled_heatmaps_write_what_fresh_ones_do(report, tmp_path, monkeypatc
         return heatmap(*args, **kwargs)
 
     monkeypatch.setattr(heatmaps, "heatmap", fresh)
-    plots.write_plots(small, tmp_path / "fresh")
+    figures.write_plots(small, tmp_path / "fresh")
     for path in reused:
         assert path.read_bytes() == (tmp_path / "fresh" / path.name).read_bytes(), path.name
 
@@ -62,7 +62,7 @@ def test_png_over_the_kept_background_is_a_full_draw(report, tmp_path, monkeypat
         return fast
 
     monkeypatch.setattr(heatmaps, "render", compared)
-    plots.write_plots(_only(report, "trans_languages", "delta_language", "delta_category"), tmp_path)
+    figures.write_plots(_only(report, "trans_languages", "delta_language", "delta_category"), tmp_path)
     assert len(seen) > len(report.runs) and all(seen)  # every heatmap, the per-run ones refilled
 
 
@@ -71,7 +71,7 @@ def test_png_encoder_is_lossless(opaque):
     rgba = np.random.default_rng(0).integers(0, 256, (23, 41, 4), dtype=np.uint8)
     if opaque:
         rgba[..., 3] = 255
-    image = Image.open(io.BytesIO(plots.png_bytes(rgba)))
+    image = Image.open(io.BytesIO(figures.png_bytes(rgba)))
     assert image.mode == ("RGB" if opaque else "RGBA")
     assert round(image.info["dpi"][0]) == plots.DPI
     assert np.array_equal(np.asarray(image), rgba[..., :3] if opaque else rgba)
@@ -88,9 +88,9 @@ def test_missing_cells_are_grey(tmp_path: Path):
     from matplotlib.colors import to_rgba
 
     with matplotlib.rc_context(plots.RC):
-        fig = plots.heatmap(np.array([[0.5, np.nan]]), ["run"], ["hi", "ta"], "t", signed=False, colour_label="%")
+        fig = heatmaps.heatmap(np.array([[0.5, np.nan]]), ["run"], ["hi", "ta"], "t", signed=False, colour_label="%")
         cells = fig._indicifeval_heatmap.cells
         assert tuple(cells.faces[1]) == to_rgba(heatmaps.MISSING_COLOUR)
         assert sum(len(where) for _, where, _, _ in cells.glyphs) == len("50") + len("–")  # glyphs stamped
-        files = plots.save(fig, tmp_path, "t")
+        files = figures.save(fig, tmp_path, "t")
     assert [p.name for p in files] == ["t.png", "t.svg"] and all(p.stat().st_size > 1000 for p in files)

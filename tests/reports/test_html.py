@@ -21,7 +21,7 @@ from indicifeval.reports import api
 from indicifeval.reports.html import render_html, write_html
 from indicifeval.reports.html_figures import inline_svg as _inline_svg
 from indicifeval.reports.html_samples import json_for_script as _json_for_script
-from indicifeval.reports.model import Column, Estimate, Report, Row, RunInfo, Table, run_row
+from indicifeval.reports.model import Column, Estimate, Report, RunInfo, Table, TableRow, run_row
 from indicifeval.reports.registry import registered
 from tests.reports.demo_runs import make_demo_runs
 
@@ -152,7 +152,7 @@ def _tiny_report(samples: list[dict]) -> Report:
     table = Table("trans_languages", "T", [Column("run", "label"), Column("hi", "language"),
                                            Column("en", "language"), Column("Avg", "avg")],
                   [run_row("run <b>", [Estimate(0.5, 0.4, 0.6, 10), Estimate(None), Estimate(0.5)]),
-                   Row(["paper: org/model", Estimate(0.7), Estimate(0.9), Estimate(0.7)], "paper", "org/model")])
+                   TableRow(["paper: org/model", Estimate(0.7), Estimate(0.9), Estimate(0.7)], "paper", "org/model")])
     delta = Table("delta_language", "D", [Column("run", "label"), Column("hi", "language", "gap"),
                                           Column("Avg", "avg", "gap")],
                   [run_row("run <b>", [Estimate(0.1, 0.05, 0.2, 10), Estimate(-0.02, -0.1, 0.05, 10)])])

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from indicifeval.reports.api import build_report
+from indicifeval.reports.figures import write_plots
 from indicifeval.reports.model import Report
-from indicifeval.reports.plots import write_plots
 from tests.reports.demo_runs import make_demo_runs
 from tests.reports.system import require_indic_fonts
 from tests.reports.test_analyses import _write_run
@@ -54,10 +54,10 @@ def _overflows(fig) -> list[str]:
 @pytest.fixture
 def probe(monkeypatch):
     """Figure stem -> what runs past its edge, measured on the layout its files were written with."""
-    from indicifeval.reports import plots
+    from indicifeval.reports import figures
 
     found: dict[str, list[str]] = {}
-    write_figure = plots.write_figure
+    write_figure = figures.write_figure
 
     def measured(fig, out_dir, name):
         files = write_figure(fig, out_dir, name)
@@ -67,7 +67,7 @@ def probe(monkeypatch):
                                   if ax.bbox.width < 0.3 * fig.bbox.width]
         return files
 
-    monkeypatch.setattr(plots, "write_figure", measured)
+    monkeypatch.setattr(figures, "write_figure", measured)
     return found
 
 

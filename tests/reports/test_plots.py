@@ -16,8 +16,8 @@ import numpy as np  # noqa: E402
 
 from indicifeval.reports import fonts  # noqa: E402
 from indicifeval.reports.api import build_report  # noqa: E402
+from indicifeval.reports.figures import write_plots  # noqa: E402
 from indicifeval.reports.model import Report  # noqa: E402
-from indicifeval.reports.plots import write_plots  # noqa: E402
 from tests.reports.demo_runs import make_demo_runs  # noqa: E402
 
 INDIC_TEXT = "नमस्ते দুনিয়া வணக்கம் سلام"

@@ -91,19 +91,19 @@ def check(spec: str, sample: Path | None) -> int:
     from indicifeval.checkers import available_ids
     from indicifeval.core.errors import InputError
     from indicifeval.languages import get_profile, list_languages, world_languages
-    from indicifeval.languages.check import Finding, check_profile, check_schema
+    from indicifeval.languages.check import ProfileFinding, check_profile, check_schema
     from indicifeval.text.langid_check import check_identification, check_own_texts, check_sample
 
     path = _profile_file(spec)
-    findings: list[Finding] = []
+    findings: list[ProfileFinding] = []
     measured = None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         data = None
-        findings.append(Finding("error", "json", f"not a JSON profile: {exc}"))
+        findings.append(ProfileFinding("error", "json", f"not a JSON profile: {exc}"))
     if data is not None and not isinstance(data, dict):
-        data, findings = None, [Finding("error", "json", "a profile is a JSON object")]
+        data, findings = None, [ProfileFinding("error", "json", "a profile is a JSON object")]
     if data is not None:
         findings += check_schema(data, path.name.removesuffix(".json"))
     if not any(f.level == "error" for f in findings) and data is not None:
@@ -122,7 +122,7 @@ def check(spec: str, sample: Path | None) -> int:
         except InputError as exc:
             if not exc.file or Path(exc.file).resolve() != path.resolve():
                 raise  # another profile on the path, or the sample
-            findings.append(Finding("error", exc.field or "profile", exc.message))
+            findings.append(ProfileFinding("error", exc.field or "profile", exc.message))
     for finding in findings:
         print(finding.line())
     if measured:

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def rich_table(table):
-    """A ``dataset.stats.Table`` drawn with rich: keys left, numbers right, the note below."""
+    """A ``dataset.stats.StatsTable`` drawn with rich: keys left, numbers right, the note below."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
     from indicifeval.cli.output import console
     from indicifeval.core.files import write_text
-    from indicifeval.dataset.stats import Comparison, DatasetStats, compare, load_stats, stats_tables
+    from indicifeval.dataset.stats import Comparison, DatasetStats, compare, load_stats, markdown, stats_tables
 
     a = load_stats(args.data, args.language, args.subset, args.source)
     result: Comparison | DatasetStats
@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         written.append(write_text(args.json, json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"))
     if args.markdown:
-        written.append(write_text(args.markdown, result.to_markdown()))
+        text = result.to_markdown() if isinstance(result, Comparison) else markdown(
+            stats_tables(a), f"Dataset statistics: {a.name}")
+        written.append(write_text(args.markdown, text))
     if not args.quiet:
         for table in tables:
             if table.rows or table.note:

@@ -117,11 +117,6 @@ def remove_stale(folder: str | Path, previous: Iterable[str], current: Iterable[
     return removed
 
 
-def relative_names(folder: str | Path, paths: Iterable[str | Path]) -> list[str]:
-    folder = Path(folder).resolve()
-    return sorted(str(Path(p).resolve().relative_to(folder)) for p in paths)
-
-
 class StagedFolder:
     """Build a folder's new contents in a hidden staging folder inside it, then move them into
     place file by file (renames need no space) and drop what the previous set had and this

@@ -1,7 +1,7 @@
 """Language profiles: every per-language fact the scorer needs, loaded from JSON data.
 
-The names below are imported on first use, so that ``languages.composition`` (the benchmark's
-subsets, which the command line offers) is read without loading the profiles' module."""
+The names below are imported on first use: importing the package reads no profile, and the
+benchmark's composition reads them only when its languages are first asked for."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ TYPE_CHECKING = False  # not typing's: importing typing costs start-up time
 if TYPE_CHECKING:
     from typing import Any
 
-    from indicifeval.languages.benchmark_mix import Composition, composition, indic_codes, script_fonts
+    from indicifeval.languages.benchmark import Composition, script_fonts
     from indicifeval.languages.profile import (
         LanguageProfile,
         UnknownLanguageError,
+        composition,
         get_profile,
+        indic_codes,
         language_name,
         list_languages,
         reload_profiles,
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
         world_languages,
     )
 
-_COMPOSITION = ("Composition", "composition", "indic_codes", "script_fonts")
+_BENCHMARK = ("Composition", "script_fonts")  # the rest: the profiles' module
 __all__ = ["Composition", "LanguageProfile", "UnknownLanguageError", "composition", "get_profile", "indic_codes",
            "language_name", "list_languages", "reload_profiles", "script_fallbacks", "script_fonts", "script_ranges",
            "script_weights", "world_languages"]
@@ -34,7 +36,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'indicifeval.languages' has no attribute {name!r}")
     import importlib
 
-    module = "benchmark_mix" if name in _COMPOSITION else "profile"
+    module = "benchmark" if name in _BENCHMARK else "profile"
     value = getattr(importlib.import_module(f"indicifeval.languages.{module}"), name)
     globals()[name] = value
     return value

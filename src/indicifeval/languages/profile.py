@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from indicifeval.core.errors import IndicIFEvalError, InputError
+from indicifeval.languages.benchmark import Composition, read_composition
 from indicifeval.languages.numerals import (
     Numerals,
     Romanized,
@@ -310,8 +311,6 @@ def on_reload(clear) -> None:
 
 def reload_profiles() -> None:
     """Forget loaded profiles (after changing $INDICIFEVAL_PROFILE_PATH)."""
-    from indicifeval.languages.benchmark_mix import composition
-
     _all_profiles.cache_clear()
     world_languages.cache_clear()
     composition.cache_clear()
@@ -322,9 +321,19 @@ def reload_profiles() -> None:
 def list_languages() -> list[str]:
     """Codes of every profiled language, in the benchmark's order (benchmark.json), then the
     languages added by profile alone."""
-    from indicifeval.languages.benchmark_mix import composition
-
     return list(composition().languages)
+
+
+@cache
+def composition() -> Composition:
+    """The benchmark's composition, its languages read from these profiles when first asked for
+    (its subsets alone read no profile: a bad one is reported by the command that needs it)."""
+    return read_composition(_all_profiles)
+
+
+def indic_codes() -> tuple[str, ...]:
+    """The Indic languages, in the benchmark's order (the paper's 14, then any added)."""
+    return composition().indic
 
 
 def get_profile(code: str) -> LanguageProfile:

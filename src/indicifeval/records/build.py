@@ -99,9 +99,6 @@ class HumanVerdict(_Record):
             _check(self.verdict, VERDICTS, "verdict")
 
 
-_CANDIDATE_KEYS = ("status", "reasons", "warnings", "provenance")
-
-
 @dataclass(frozen=True)
 class Candidate:
     """A built row with the machine's suggestion beside it: its status (``auto-ok`` or

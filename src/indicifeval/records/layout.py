@@ -18,7 +18,13 @@ TRANS_SOURCE, TRANS_PLANS = "trans/source.jsonl", "trans/plans.jsonl"
 TRANS_PHRASE_LOG, TRANS_PHRASES = "trans/phrases-mt.jsonl", "trans/pretranslations.jsonl"
 TRANS_MT_LOG, TRANS_CANDIDATES = "trans/mt.jsonl", "trans/candidates.jsonl"
 TRANS_VALIDATION, TRANS_ROWS = "trans/validation.jsonl", "trans/rows.jsonl"
-GROUND_ROWS = "ground/rows.jsonl"
+GROUND_SHARDS, GROUND_VOCAB, GROUND_KEYWORDS = "ground/shards.json", "ground/vocab.json", "ground/keywords.jsonl"
+# the sha256 of the keyword list as the vocab stage last wrote it; the fresh ranking beside an edited list
+GROUND_KEYWORDS_MADE, GROUND_KEYWORDS_RANKED = "ground/.keywords-made.sha256", "ground/keywords.ranked.jsonl"
+GROUND_CONTEXTS, GROUND_SELECT_REJECTED = "ground/contexts.jsonl", "ground/select-rejected.jsonl"
+GROUND_REQUESTS, GROUND_GENERATIONS = "ground/requests.jsonl", "ground/generations.jsonl"
+GROUND_ROWS, GROUND_REJECTED = "ground/rows.jsonl", "ground/rejected.jsonl"
+GROUND_VALIDATION = "ground/validation.jsonl"
 # Human review, in the build folder: the app's database, and what export writes from it
 REVIEW_DB, REVIEW_VERDICTS, REVIEW_AGREEMENT = "review/review.sqlite", "review/verdicts.jsonl", "review/agreement.json"
 # pipeline -> (final rows, assembled rows, the rows they were made from): what `validate` reads
@@ -26,6 +32,11 @@ BUILD_ROWS: dict[str, tuple[str, str, str | None]] = {"trans": (TRANS_ROWS, TRAN
                                                       "ground": (GROUND_ROWS, GROUND_ROWS, None)}
 # a release folder: `build finalize` writes its rows and release.json, `build publish` the hub layout
 RELEASE_ROWS, RELEASE_INFO, RELEASE_HUB = "rows.jsonl", "release.json", "hub"
+
+
+def ground_part(kind: str, shard: str) -> str:
+    """One shard's part of a Ground shard-level stage (``vocab`` or ``features``)."""
+    return f"ground/{kind}/part-{shard}.{'json' if kind == 'vocab' else 'jsonl'}"
 
 
 def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
@@ -36,8 +47,9 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
     return f"scores.{mode}.jsonl", f"summary.{mode}.json"
 
 
-__all__ = ["BUILD_ROWS", "GENERATIONS", "GROUND_ROWS", "MANIFEST", "RELEASE_HUB", "RELEASE_INFO", "RELEASE_ROWS",
-           "RESPONSES", "REVIEW_AGREEMENT",
-           "REVIEW_DB", "REVIEW_VERDICTS", "ROWS", "SCORES", "SUMMARY",
-           "TRANS_CANDIDATES", "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS", "TRANS_ROWS",
-           "TRANS_SOURCE", "TRANS_VALIDATION", "score_file_names"]
+__all__ = ["BUILD_ROWS", "GENERATIONS", "GROUND_CONTEXTS", "GROUND_GENERATIONS", "GROUND_KEYWORDS",
+           "GROUND_KEYWORDS_MADE", "GROUND_KEYWORDS_RANKED", "GROUND_REJECTED", "GROUND_REQUESTS", "GROUND_ROWS",
+           "GROUND_SELECT_REJECTED", "GROUND_SHARDS", "GROUND_VALIDATION", "GROUND_VOCAB", "MANIFEST", "RELEASE_HUB",
+           "RELEASE_INFO", "RELEASE_ROWS", "RESPONSES", "REVIEW_AGREEMENT", "REVIEW_DB", "REVIEW_VERDICTS", "ROWS",
+           "SCORES", "SUMMARY", "TRANS_CANDIDATES", "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS",
+           "TRANS_ROWS", "TRANS_SOURCE", "TRANS_VALIDATION", "ground_part", "score_file_names"]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError
 from indicifeval.core.folders import StagedFolder, claim, write_manifest
+from indicifeval.reports import units  # noqa: F401  registers the built-in analyses, in the report's order
 from indicifeval.reports.analyses import METRIC_NAMES, Analyses
 from indicifeval.reports.families import load_family_map
 from indicifeval.reports.loading import load_runs
@@ -120,7 +121,7 @@ def report(
                                sample_files=sample_files)
             figures = []
             if plots:  # first: a missing-fonts note must reach report.md too
-                from indicifeval.reports.plots import write_plots
+                from indicifeval.reports.figures import write_plots
 
                 figures = write_plots(rep, stage.path / "plots", step=step)
             files = write_tables(rep, stage.path) + figures

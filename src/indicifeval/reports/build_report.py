@@ -1,106 +1,69 @@
 """The build report: per build folder (a language), the counts of every stage, the validator's
 findings, the review's progress and its agreement, as one self-contained HTML page made with
-the benchmark report's assets (stylesheet, sortable tables, error trap)."""
+the benchmark report's assets (stylesheet, sortable tables, error trap). The rows come from
+``builder.status``; this module only draws them."""
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from indicifeval.builder.project import BuildFolder
+from indicifeval.builder.status import (
+    COEFFICIENTS,
+    agreement_rows,
+    build_names,
+    finding_rows,
+    open_builds,
+    review_rows,
+    stage_rows,
+)
 from indicifeval.core.files import atomic_writer
-from indicifeval.core.jsonl import read_jsonl
-from indicifeval.records.layout import REVIEW_AGREEMENT, REVIEW_DB, TRANS_VALIDATION
 from indicifeval.reports.html import asset, stylesheet
 from indicifeval.reports.html_tables import esc, table_section
-from indicifeval.reports.model import Column, Row, Table
-
-VALIDATIONS = (TRANS_VALIDATION, "ground/validation.jsonl")
-COEFFICIENTS = ("raw_agreement", "cohen_kappa", "fleiss_kappa", "krippendorff_alpha", "gwet_ac1")
+from indicifeval.reports.model import Column, Table, TableRow
 
 
-def build_names(folders: Sequence[str | Path]) -> list[str]:
-    """Each build by its folder's name (``hi-ground``), or by the path as given where two folders
-    share a name: two builds of one language (Trans and Ground) must not both read ``hi``."""
-    names = [Path(f).name or str(f) for f in folders]
-    return [str(f) if names.count(n) > 1 else n for f, n in zip(folders, names)]
-
-
-def _stages(folders: list[BuildFolder], names: list[str]) -> Table:
-    rows = []
-    for build, name in zip(folders, names):
-        for row in build.status_rows():
-            counts = ", ".join(f"{k} {v}" for k, v in row["counts"].items())
-            rows.append(Row([name, build.language, row["stage"], row["status"], counts, row["note"] or ""]))
+def _stages(rows: list[tuple]) -> Table:
     return Table("stages", "Stages and their counts",
                  [Column("build"), Column("language", "language"), Column("stage"), Column("status"),
-                  Column("counts"), Column("note")], rows)
+                  Column("counts"), Column("note")],
+                 [TableRow([name, language, stage, status, ", ".join(f"{k} {v}" for k, v in counts.items()), note])
+                  for name, language, stage, status, counts, note in rows])
 
 
-def _findings(folders: list[BuildFolder], names: list[str]) -> Table:
-    rows = []
-    for build, name in zip(folders, names):
-        tally: Counter[tuple[str, str, str]] = Counter()
-        for name in VALIDATIONS:
-            path = build.folder / name
-            if path.is_file():
-                for _, f in read_jsonl(path):
-                    tally[str(f.get("subset")), str(f.get("check")), str(f.get("severity"))] += 1
-        for (subset, check, severity), n in sorted(tally.items()):
-            rows.append(Row([name, build.language, subset, check, severity, n]))
+def _findings(rows: list[tuple]) -> Table:
     return Table("findings", "Validator findings", [Column("build"), Column("language", "language"), Column("subset"),
-                                                    Column("check"), Column("severity"), Column("findings")], rows,
+                                                    Column("check"), Column("severity"), Column("findings")],
+                 [TableRow(list(r)) for r in rows],
                  note="" if rows else "No findings (or the validate stages have not run).")
 
 
-def _review(folders: list[BuildFolder], names: list[str]) -> Table:
-    from indicifeval.builder.review.store import ReviewStore
-
-    rows = []
-    for build, folder in zip(folders, names):
-        if not (build.folder / REVIEW_DB).is_file():
-            continue
-        store = ReviewStore(build.folder, read_only=True)
-        try:
-            progress = store.progress()
-        finally:
-            store.close()
-        for name, (assigned, done) in progress.items():
-            rows.append(Row([folder, build.language, name, assigned, done]))
+def _review(rows: list[tuple]) -> Table:
     return Table("review", "Review progress", [Column("build"), Column("language", "language"), Column("annotator"),
-                                               Column("assigned"), Column("done")], rows,
+                                               Column("assigned"), Column("done")], [TableRow(list(r)) for r in rows],
                  note="" if rows else "No review yet.")
 
 
-def _agreement(folders: list[BuildFolder], names: list[str]) -> Table:
-    rows = []
-    for build, folder in zip(folders, names):
-        path = build.folder / REVIEW_AGREEMENT
-        if not path.is_file():
-            continue
-        for row in json.loads(path.read_text(encoding="utf-8")).get("rows", []):
-            cells = []
-            for name in COEFFICIENTS:
-                e = row.get(name) or {}
-                value = e.get("value")
-                cells.append("—" if value is None else f"{value:.3f}" + (
-                    f" [{e['low']:.2f}, {e['high']:.2f}]" if e.get("low") is not None else ""))
-            rows.append(Row([folder, row["language"], row["question"], row.get("items_rated_twice", 0),
-                             *cells]))
+def _estimate(e: dict) -> str:
+    value = e.get("value")
+    return "—" if value is None else f"{value:.3f}" + (
+        f" [{e['low']:.2f}, {e['high']:.2f}]" if e.get("low") is not None else "")
+
+
+def _agreement(rows: list[tuple]) -> Table:
     return Table("agreement", "Agreement (95% bootstrap intervals)",
                  [Column("build"), Column("language"), Column("question"), Column("items rated twice"),
-                  *map(Column, COEFFICIENTS)], rows,
+                  *map(Column, COEFFICIENTS)],
+                 [TableRow([name, language, question, twice, *map(_estimate, estimates)])
+                  for name, language, question, twice, estimates in rows],
                  note="" if rows else "No agreement yet (indicifeval build review agreement).")
 
 
 def render_build_report(folders: Sequence[str | Path]) -> str:
-    builds = [BuildFolder(f) for f in folders]
-    for build in builds:
-        build.manifest()  # a build folder, or a clear error
+    builds = open_builds(folders)
     names = build_names(folders)
-    tables = [_stages(builds, names), _findings(builds, names), _review(builds, names), _agreement(builds, names)]
+    tables = [_stages(stage_rows(builds, names)), _findings(finding_rows(builds, names)),
+              _review(review_rows(builds, names)), _agreement(agreement_rows(builds, names))]
     languages = ", ".join(names)
     listed = ", ".join(f"{n} ({b.language})" for n, b in zip(names, builds))
     body = "".join(table_section(t) for t in tables)
@@ -124,4 +87,4 @@ def write_build_report(folders: Sequence[str | Path], out: str | Path) -> Path:
     return path
 
 
-__all__ = ["build_names", "render_build_report", "write_build_report"]
+__all__ = ["render_build_report", "write_build_report"]

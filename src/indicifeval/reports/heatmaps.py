@@ -1,4 +1,4 @@
-"""Heatmaps, drawn for speed (``plots.heatmap`` imports this module: it needs matplotlib).
+"""Heatmaps, drawn for speed (the units import this module where they draw: it needs matplotlib).
 
 A heatmap's cells and numbers are one artist, :class:`Cells`: a square stamped at every cell,
 and each glyph of the numbers outlined once and stamped wherever it occurs (one path collection

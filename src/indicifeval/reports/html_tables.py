@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 
 from indicifeval.languages import UnknownLanguageError, get_profile
-from indicifeval.reports.model import Column, Estimate, Row, Table
+from indicifeval.reports.model import Column, Estimate, Table, TableRow
 from indicifeval.reports.registry import analysis_of
 from indicifeval.reports.writers import display
 
@@ -83,13 +83,13 @@ def _cell(column: Column, cell, attrs: str) -> str:
     return f'<td class="label"{attrs} data-v="{esc(cell)}">{esc(cell)}</td>'
 
 
-def _paper_label(row: Row) -> str:
+def _paper_label(row: TableRow) -> str:
     model = str(row.name)
     return (f'<td class="label" data-v="{esc(row[0])}" title="published in the paper: {esc(model)}">'
             f'<span class="badge paper-badge">paper</span> {esc(model.split("/")[-1])}</td>')
 
 
-def _row(table: Table, row: Row) -> str:
+def _row(table: Table, row: TableRow) -> str:
     """One row; each value of a run's becomes a link to its samples (run, language, subset)."""
     cols = table.columns
     base = {}

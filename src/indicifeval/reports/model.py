@@ -1,6 +1,6 @@
 """The report's data: estimates with confidence intervals, tables, samples.
 
-A table says what its columns and rows are (:class:`Column`, :class:`Row`), so the writers,
+A table says what its columns and rows are (:class:`Column`, :class:`TableRow`), so the writers,
 figures and HTML page read that instead of parsing header texts or row labels."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class Column(str):
         return bool(self.diff)
 
 
-class Row(list):
+class TableRow(list):
     """A table row (its cells, the label first) that knows what it is, so a published row is
     told from a run's without reading its label."""
 
@@ -74,9 +74,9 @@ class Row(list):
         self.name = name if name is not None or not self else str(self[0])  # by default: its label
 
 
-def run_row(name: str, cells) -> Row:
+def run_row(name: str, cells) -> TableRow:
     """A row of one run, labelled with its name."""
-    return Row([name, *cells], "run", name)
+    return TableRow([name, *cells], "run", name)
 
 
 @dataclass
@@ -84,14 +84,14 @@ class Table:
     name: str
     title: str
     columns: list[Column]
-    rows: list[Row]
+    rows: list[TableRow]
     note: str = ""
     subset: str | None = None  # the subset every row is about, if one (the HTML opens its samples)
 
     def __post_init__(self):
         # plain headers and rows (a table made by hand) get the neutral kinds
         self.columns = [c if isinstance(c, Column) else Column(c) for c in self.columns]
-        self.rows = [r if isinstance(r, Row) else Row(r) for r in self.rows]
+        self.rows = [r if isinstance(r, TableRow) else TableRow(r) for r in self.rows]
 
     def where(self, *kinds: str) -> list[int]:
         """The positions of the columns of these kinds, in order."""

@@ -2,7 +2,7 @@
 table is computed, what it shows and how to read it, a short title and its figures with their
 captions — so adding an analysis is one module, with no edit to the writers, the figures or the
 HTML page: they iterate the registry, in registration order (the report's order), and read the
-tables' metadata (:class:`~indicifeval.reports.model.Column`, ``Row``), never a table's name."""
+tables' metadata (:class:`~indicifeval.reports.model.Column`, ``TableRow``), never a table's name."""
 
 from __future__ import annotations
 
@@ -88,9 +88,9 @@ def analysis(name: str, *, short_title: str, what: str, how: str, always: bool =
 
 
 def registered() -> dict[str, Analysis]:
-    """Every analysis, the built-in ones first (imported here, not at the top: they import this)."""
-    import indicifeval.reports.units  # noqa: F401
-
+    """Every analysis registered so far, in registration order: the built-in ones are those
+    ``reports.units`` registers when imported (``reports.api`` imports it, as a plugin's caller
+    would import the plugin)."""
     return ANALYSES
 
 

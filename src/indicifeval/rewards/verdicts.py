@@ -21,7 +21,6 @@ from indicifeval.text.reasoning import split_reasoning
 
 REWARDS = ("all", "fraction", "loose-fraction")  # prompt-level strict, instruction-level strict, loose
 THINK = ("strip", "keep")
-ITEM_FIELDS = ("key", "language", "subset", "instruction_id_list", "kwargs", "prompt", "response")
 
 
 @dataclass(frozen=True)
@@ -192,4 +191,4 @@ def score_batch(items: Iterable[dict], *, scoring: str = "fixed", reward: str = 
     return RewardScorer(scoring, reward, think, data).score(items)
 
 
-__all__ = ["ITEM_FIELDS", "REWARDS", "THINK", "RewardScorer", "Verdict", "answer_text", "reward_of", "score_batch"]
+__all__ = ["REWARDS", "THINK", "RewardScorer", "Verdict", "answer_text", "reward_of", "score_batch"]

@@ -14,7 +14,7 @@ SUMMARY_FORMAT = 1
 METRICS = ("prompt_level_strict_acc", "inst_level_strict_acc", "prompt_level_loose_acc", "inst_level_loose_acc")
 
 
-class _Tally:
+class _ScoreTally:
     __slots__ = ("prompts", "prompt_strict", "prompt_loose", "instructions", "inst_strict", "inst_loose")
 
     def __init__(self):
@@ -68,14 +68,14 @@ def _is_indic(code: str) -> bool:
 
 
 def summarize(scores: Iterable[RowScore], scoring: str) -> dict:
-    overall = _Tally()
-    per_language: dict[str, _Tally] = defaultdict(_Tally)
-    per_subset: dict[str, _Tally] = defaultdict(_Tally)
-    per_language_subset: dict[str, _Tally] = defaultdict(_Tally)
-    per_instruction: dict[str, _Tally] = defaultdict(_Tally)
-    per_category: dict[str, _Tally] = defaultdict(_Tally)
-    indic_pooled = _Tally()
-    indic_category: dict[str, _Tally] = defaultdict(_Tally)
+    overall = _ScoreTally()
+    per_language: dict[str, _ScoreTally] = defaultdict(_ScoreTally)
+    per_subset: dict[str, _ScoreTally] = defaultdict(_ScoreTally)
+    per_language_subset: dict[str, _ScoreTally] = defaultdict(_ScoreTally)
+    per_instruction: dict[str, _ScoreTally] = defaultdict(_ScoreTally)
+    per_category: dict[str, _ScoreTally] = defaultdict(_ScoreTally)
+    indic_pooled = _ScoreTally()
+    indic_category: dict[str, _ScoreTally] = defaultdict(_ScoreTally)
     missing = 0
     indic_cache: dict[str, bool] = {}
     for r in scores:

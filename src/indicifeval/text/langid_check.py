@@ -14,7 +14,7 @@ import regex
 
 from indicifeval.core.errors import InputError
 from indicifeval.languages import LanguageProfile, language_name, script_fallbacks
-from indicifeval.languages.check import Finding
+from indicifeval.languages.check import ProfileFinding
 from indicifeval.text.langid import identify
 from indicifeval.text.langid_hints import _cld2_to_ours, _languages_by_script
 
@@ -35,38 +35,40 @@ def _langdetect_knows(code: str) -> bool:
     return knows(code)
 
 
-def check_identification(profile: LanguageProfile, world: dict[str, dict]) -> list[Finding]:
+def check_identification(profile: LanguageProfile, world: dict[str, dict]) -> list[ProfileFinding]:
     """The identification codes, and what identification falls back to without them."""
-    out: list[Finding] = []
+    out: list[ProfileFinding] = []
     code, script = profile.code, profile.script
     mates = [c for c in _languages_by_script().get(script, ()) if c != code]
     for declared in profile.cld2:
         if declared not in cld2_codes():
-            out.append(Finding("error", "cld2", f"{declared!r} is not a CLD2 code (pycld2.LANGUAGES lists them)"))
+            out.append(ProfileFinding("error", "cld2", f"{declared!r} is not a CLD2 code (pycld2.LANGUAGES lists "
+                                                       "them)"))
             continue
         winner = _cld2_to_ours().get(declared)
         if winner not in (None, code):
-            out.append(Finding("warning", "cld2", f"{declared!r} is claimed by {winner} too; CLD2's {declared} is read "
-                                                  f"as {winner}"))
+            out.append(ProfileFinding("warning", "cld2", f"{declared!r} is claimed by {winner} too; CLD2's {declared} "
+                                                         f"is read as {winner}"))
     for declared in profile.langdetect:
         if not _langdetect_knows(declared):
-            out.append(Finding("error", "langdetect", f"{declared!r} is not one of langdetect's languages"))
+            out.append(ProfileFinding("error", "langdetect", f"{declared!r} is not one of langdetect's languages"))
         elif declared != code and declared in world:
-            out.append(Finding("error", "langdetect", f"{declared!r} is {language_name(declared)}'s own code: its "
-                                                      f"text would be read as {code}"))
+            out.append(ProfileFinding("error", "langdetect", f"{declared!r} is {language_name(declared)}'s own code: "
+                                                             f"its text would be read as {code}"))
     if not mates:
         return out  # the only language of its script: the script decides
     fallback = script_fallbacks().get(script) or sorted(mates)[0]
     if not profile.cld2 and code not in cld2_codes():
-        out.append(Finding("warning", "cld2", f"CLD2 has no code {code!r}: declare the code CLD2 gives {profile.name} "
-                                              f"text (\"cld2\": [\"bh\"] for Maithili; `python -c \"import pycld2; "
-                                              f"print(pycld2.detect(TEXT))\"`), else inside {script} only its "
-                                              f"function words tell it from {', '.join(mates)}, and text without "
-                                              f"them falls back to {fallback}"))
+        out.append(ProfileFinding("warning", "cld2", f"CLD2 has no code {code!r}: declare the code CLD2 gives "
+                                                     f"{profile.name} text (\"cld2\": [\"bh\"] for Maithili; `python "
+                                                     "-c \"import pycld2; print(pycld2.detect(TEXT))\"`), else inside "
+                                                     f"{script} only its function words tell it from "
+                                                     f"{', '.join(mates)}, and text without them falls back to "
+                                                     f"{fallback}"))
     if not profile.langdetect and not _langdetect_knows(code):
-        out.append(Finding("warning", "langdetect", f"langdetect has no profile for {code}: where CLD2 and the "
-                                                    f"function words do not decide, its n-grams choose among "
-                                                    f"{', '.join(mates)} only"))
+        out.append(ProfileFinding("warning", "langdetect", f"langdetect has no profile for {code}: where CLD2 and the "
+                                                           "function words do not decide, its n-grams choose among "
+                                                           f"{', '.join(mates)} only"))
     return out
 
 
@@ -80,16 +82,16 @@ def own_texts(profile: LanguageProfile) -> list[str]:
     return texts
 
 
-def check_own_texts(profile: LanguageProfile) -> list[Finding]:
+def check_own_texts(profile: LanguageProfile) -> list[ProfileFinding]:
     texts = own_texts(profile)
     found = Counter(identify(t).language for t in texts)
     other = [(n, c) for c, n in found.items() if c not in (profile.code, None)]
     if other and max(other)[0] > found.get(profile.code, 0):
         n, c = max(other)
-        return [Finding("warning", "profile text", f"{n} of the profile's {len(texts)} own sentences (answers, end "
-                                                   f"phrases, templates) read as {language_name(c)}, "
-                                                   f"{found.get(profile.code, 0)} as {profile.name}: are they "
-                                                   f"written in {profile.name}?")]
+        return [ProfileFinding("warning", "profile text", f"{n} of the profile's {len(texts)} own sentences (answers, "
+                                                          f"end phrases, templates) read as {language_name(c)}, "
+                                                          f"{found.get(profile.code, 0)} as {profile.name}: are they "
+                                                          f"written in {profile.name}?")]
     return []
 
 
@@ -113,7 +115,7 @@ def sample_texts(path: Path) -> list[str]:
     return [p.strip() for p in regex.split(r"\n\s*\n", raw) if p.strip()]
 
 
-def check_sample(profile: LanguageProfile, path: Path) -> tuple[list[Finding], str]:
+def check_sample(profile: LanguageProfile, path: Path) -> tuple[list[ProfileFinding], str]:
     """(findings, one line of what was measured) for a sample of the language's text."""
     texts = sample_texts(path)
     if not texts:
@@ -125,11 +127,11 @@ def check_sample(profile: LanguageProfile, path: Path) -> tuple[list[Finding], s
         (f"; {rest}" if rest else "")
     if mine < SAMPLE_ERROR_SHARE * len(texts):
         why = "give the profile function words of its own and its CLD2 codes"
-        return [Finding("error", "identification", f"most of the sample is not identified as {profile.code} "
-                                                   f"({rest}): {why}")], line
+        return [ProfileFinding("error", "identification", f"most of the sample is not identified as {profile.code} "
+                                                          f"({rest}): {why}")], line
     if mine < SAMPLE_WARNING_SHARE * len(texts):
-        return [Finding("warning", "identification", f"{len(texts) - mine} of {len(texts)} sample texts are taken "
-                                                     f"for another language ({rest})")], line
+        return [ProfileFinding("warning", "identification", f"{len(texts) - mine} of {len(texts)} sample texts are "
+                                                            f"taken for another language ({rest})")], line
     return [], line
 
 

@@ -95,10 +95,6 @@ def tokens(text: str) -> list[str]:
     return _runs.findall(match_key_of_nfc(nfc(text)))
 
 
-def is_candidate(word: str, language: str, min_length: int) -> bool:
-    return _script_word(language, min_length).fullmatch(word) is not None and _LETTER.search(word) is not None
-
-
 @dataclass(frozen=True)
 class VocabTask:
     shard: Shard
@@ -191,13 +187,6 @@ def _dump_vocab(part: VocabPart, fh) -> None:
             fh.write(",\n  ".join(f"{_string(key)}: {_JSON.encode(table[key])}" for key in order[start:start + BATCH]))
         fh.write("\n }")
     fh.write("\n}\n")
-
-
-def merge_vocab(parts: Iterable[VocabPart]) -> VocabPart:
-    total = VocabPart()
-    for part in parts:
-        total.add(part)
-    return total
 
 
 def stop_keys(language: str) -> frozenset[str]:
@@ -328,6 +317,5 @@ def write_features(task: FeatureTask) -> dict:
     return _counted(records + len(batch), stats)
 
 
-__all__ = ["FeatureTask", "VocabPart", "VocabTask", "features_of", "is_candidate", "map_features", "map_vocab",
-           "merge_vocab", "rank_keywords", "stop_fingerprint", "stop_keys", "text_hash", "tokens", "vocab_json",
-           "write_features", "write_vocab"]
+__all__ = ["FeatureTask", "VocabPart", "VocabTask", "features_of", "map_features", "map_vocab", "rank_keywords",
+           "stop_fingerprint", "stop_keys", "text_hash", "tokens", "vocab_json", "write_features", "write_vocab"]

@@ -12,9 +12,9 @@ from indicifeval.builder.ground import stages as ground_stages
 from indicifeval.builder.ground.beyond import check_language
 from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.mining import stop_fingerprint
-from indicifeval.builder.ground.select import Plan, load_plan, plan_label, plan_path, scaled
+from indicifeval.builder.ground.select import SelectionPlan, load_plan, plan_label, plan_path, scaled
+from indicifeval.builder.licences import check_licence_id
 from indicifeval.builder.project import BuildFolder, StageRecord
-from indicifeval.builder.release.licences import check_licence_id
 from indicifeval.builder.stages import (
     Progress,
     StageCall,
@@ -115,7 +115,7 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
     label: dict[str, Any] = {"plan": plan_label(plan)}
     if plan_scale != 1:  # recorded only when used, so a folder made without it is unchanged
         label["plan_scale"] = plan_scale
-    given_share = None if chosen.context_required_share == Plan().context_required_share else \
+    given_share = None if chosen.context_required_share == SelectionPlan().context_required_share else \
         chosen.context_required_share
     share = build.setting("context_required_share", given_share, chosen.context_required_share)
     calls = {

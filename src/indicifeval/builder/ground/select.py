@@ -26,8 +26,6 @@ from indicifeval.core.settings_file import read_settings
 from indicifeval.records import MinedContext, Row
 from indicifeval.scoring.engine import score_row
 
-CONSTRAINTS = ("keyword_frequency", "forbidden_word", "number_sentences", "number_paragraphs", "first_word",
-               "sentences_and_paragraphs", beyond.KIND)
 _SENTENCES, _PARAGRAPHS = "length_constraints:number_sentences", "length_constraints:number_paragraphs"
 COMBINED = f"{_SENTENCES}+{_PARAGRAPHS}"  # one constraint, two checkers: "exactly S sentences in P paragraphs"
 INSTRUCTION = {"keyword_frequency": "keywords:frequency", "forbidden_word": "keywords:forbidden_words",
@@ -47,7 +45,7 @@ def instructions_of(instruction_id: str, kwargs: dict[str, Any]) -> list[tuple[s
 
 
 @dataclass
-class Plan:
+class SelectionPlan:
     """How many contexts of each kind, from documents of which length; ``seed`` decides.
     These defaults are the shipped ``default`` plan (plans/default.json)."""
 
@@ -75,7 +73,7 @@ QUOTAS = ("keyword_frequency", "forbidden_word", "number_sentences", "number_par
           "sentences_and_paragraphs", "beyond")
 
 
-def scaled(plan: Plan, factor: float) -> Plan:
+def scaled(plan: SelectionPlan, factor: float) -> SelectionPlan:
     """``plan`` with every quota multiplied by ``factor`` (rounded; a quota above 0 stays at
     least 1), its mix kept: ``--plan paper --plan-scale 3.75`` asks for the release's 341 rows."""
     if factor <= 0:
@@ -114,7 +112,7 @@ def _pairs(value: Any, name: str, where: str) -> dict[tuple[int, int], int]:
     return out
 
 
-def _setting(plan: Plan, name: str, value: Any, where: str) -> Any:
+def _setting(plan: SelectionPlan, name: str, value: Any, where: str) -> Any:
     default = getattr(plan, name)
     if name == "sentences_and_paragraphs":
         return _pairs(value, name, where)
@@ -131,7 +129,7 @@ def _setting(plan: Plan, name: str, value: Any, where: str) -> Any:
     return value
 
 
-def load_plan(path: str | Path | None) -> Plan:
+def load_plan(path: str | Path | None) -> SelectionPlan:
     """A plan by name (a shipped one, see ``plan_path``) or from a YAML or JSON file
     (safe-loaded), checked field by field; None: the default plan. Keys starting with "_"
     are comments."""
@@ -140,7 +138,7 @@ def load_plan(path: str | Path | None) -> Plan:
     data = read_settings(file, "plan file")
     if not isinstance(data, dict):
         raise InputError("a plan is a mapping of settings", where)
-    plan, known = Plan(), set(Plan().__dict__)
+    plan, known = SelectionPlan(), set(SelectionPlan().__dict__)
     for name, value in data.items():
         if str(name).startswith("_"):
             continue
@@ -229,7 +227,7 @@ class _Query:
         return [(kw, rec) for _, _, kw, rec in sorted(self.heap, key=lambda x: (x[0], x[1]), reverse=True)]
 
 
-def _queries(plan: Plan) -> dict[tuple[str, Any], tuple[_Query, int]]:
+def _queries(plan: SelectionPlan) -> dict[tuple[str, Any], tuple[_Query, int]]:
     out: dict[tuple[str, Any], tuple[_Query, int]] = {}
     seed = plan.seed
 
@@ -255,7 +253,7 @@ class _Offers:
     """The queries by what a record must have to be a candidate, so that each record is
     looked at once per kind, not once per query; each with its number as the plan wrote it."""
 
-    def __init__(self, queries: dict[tuple[str, Any], tuple[_Query, int]], plan: Plan, keywords: set[str],
+    def __init__(self, queries: dict[tuple[str, Any], tuple[_Query, int]], plan: SelectionPlan, keywords: set[str],
                  language: str):
         def of(kind: str) -> dict[Any, tuple[Any, _Query]]:
             return {n: (n, q) for (k, n), (q, _) in queries.items() if k == kind}
@@ -338,7 +336,7 @@ def recheck(language: str, instruction_id: str, kwargs: dict, text: str, paragra
     return all(result.strict), "; ".join(result.explanations)
 
 
-def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords: Iterable[str],
+def select_contexts(records: Iterable[dict], plan: SelectionPlan, language: str, keywords: Iterable[str],
                     rejected: list[dict] | None = None, duplicates: list[str] | None = None) -> list[MinedContext]:
     """The contexts the plan asks for, in the plan's order, each passing its checker. A second
     document with an id already seen is left out (and its id added to ``duplicates``)."""
@@ -389,5 +387,5 @@ def select_contexts(records: Iterable[dict], plan: Plan, language: str, keywords
     return out
 
 
-__all__ = ["COMBINED", "CONSTRAINTS", "INSTRUCTION", "Plan", "instructions_of", "load_plan", "plan_label", "plan_names",
-           "plan_path", "recheck", "select_contexts"]
+__all__ = ["COMBINED", "INSTRUCTION", "SelectionPlan", "instructions_of", "load_plan", "plan_label",
+           "plan_names", "plan_path", "recheck", "select_contexts"]

@@ -46,14 +46,15 @@ from indicifeval.core.jsonl import read_jsonl, write_jsonl
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
 from indicifeval.records import AUTO_OK, GenerationTask, MinedContext, layout
+from indicifeval.records.layout import ground_part
 
 PIPELINE = "ground"
-SHARDS, VOCAB, KEYWORDS = "ground/shards.json", "ground/vocab.json", "ground/keywords.jsonl"
-# the sha256 of the keyword list as the vocab stage last wrote it; the fresh ranking beside an edited list
-KEYWORDS_MADE, KEYWORDS_RANKED = "ground/.keywords-made.sha256", "ground/keywords.ranked.jsonl"
-CONTEXTS, SELECT_REJECTED = "ground/contexts.jsonl", "ground/select-rejected.jsonl"
-REQUESTS, GENERATIONS = "ground/requests.jsonl", "ground/generations.jsonl"
-ROWS, REJECTED, VALIDATION = layout.GROUND_ROWS, "ground/rejected.jsonl", "ground/validation.jsonl"
+# its files, named in records.layout beside Trans's: short names here
+SHARDS, VOCAB, KEYWORDS = layout.GROUND_SHARDS, layout.GROUND_VOCAB, layout.GROUND_KEYWORDS
+KEYWORDS_MADE, KEYWORDS_RANKED = layout.GROUND_KEYWORDS_MADE, layout.GROUND_KEYWORDS_RANKED
+CONTEXTS, SELECT_REJECTED = layout.GROUND_CONTEXTS, layout.GROUND_SELECT_REJECTED
+REQUESTS, GENERATIONS = layout.GROUND_REQUESTS, layout.GROUND_GENERATIONS
+ROWS, REJECTED, VALIDATION = layout.GROUND_ROWS, layout.GROUND_REJECTED, layout.GROUND_VALIDATION
 DRAWN_ALONE = "drawn-alone"  # each context's need for the context drawn alone, not as the plan's share
 
 
@@ -94,7 +95,7 @@ def _map_shards(ctx: StageContext, kind: str, fns: tuple, tasks: list, write) ->
     """Run the shards whose part is missing; each part written as it is done. Workers that see
     this file system (serial, processes, a Ray on this machine) write their parts themselves
     (``fns[0]``, streaming); others send the part back (``fns[1]``) and ``write`` stores it."""
-    names = [f"ground/{kind}/part-{t.shard.id}.{'json' if kind == 'vocab' else 'jsonl'}" for t in tasks]
+    names = [ground_part(kind, t.shard.id) for t in tasks]
     for name in names:
         ctx.output(name)  # recorded, so a forced rerun removes every part
     todo = [i for i, name in enumerate(names) if not (ctx.folder / name).is_file()]
@@ -134,7 +135,7 @@ def vocab_stage(ctx: StageContext) -> dict[str, int]:
                       lambda path, part: write_text(path, vocab_json(part)))
     total = VocabPart()
     for task in tasks:
-        path = ctx.folder / f"ground/vocab/part-{task.shard.id}.json"
+        path = ctx.folder / ground_part("vocab", task.shard.id)
         total.add(VocabPart.from_json(json.loads(path.read_text(encoding="utf-8"))))
     if total.docs == 0:
         why = ", ".join(f"{n} {k.replace('_', ' ')}" for k, n in sorted(_skip_counts(total).items())) or "it is empty"
@@ -211,7 +212,7 @@ def features_stage(ctx: StageContext) -> dict[str, int]:
 
 def _feature_records(ctx: StageContext) -> Iterator[dict]:
     for shard in _shards(ctx):
-        yield from _lines(ctx.folder / f"ground/features/part-{shard.id}.jsonl")
+        yield from _lines(ctx.folder / ground_part("features", shard.id))
 
 
 @stage("select", pipeline=PIPELINE, after=("features",), help="contexts per the plan, each re-checked")

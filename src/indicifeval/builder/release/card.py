@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from indicifeval._version import __version__
+from indicifeval.builder.licences import UNKNOWN_LICENCE, Decision, licence_lines, licence_of
 from indicifeval.builder.release.finalize import COUNTS, RELEASE_INFO
-from indicifeval.builder.release.licences import UNKNOWN_LICENCE, Decision, licence_lines, licence_of
 from indicifeval.dataset import Row
 from indicifeval.dataset.hub_layout import configs
 

@@ -15,6 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval._version import __version__
+from indicifeval.builder.licences import (
+    DEFAULT_LICENSE,
+    KNOWN_LICENCES,
+    UNKNOWN_LICENCE,
+    decide,
+    ground_corpora,
+    licence_of,
+)
 from indicifeval.builder.release.card import NAME, PROVENANCE, STATISTICS, card
 from indicifeval.builder.release.compat import (
     AUTHORS,
@@ -24,24 +32,15 @@ from indicifeval.builder.release.compat import (
     exact_relations,
     to_authors,
 )
-from indicifeval.builder.release.licences import (
-    DEFAULT_LICENSE,
-    KNOWN_LICENCES,
-    UNKNOWN_LICENCE,
-    decide,
-    ground_corpora,
-    licence_of,
-)
 from indicifeval.builder.release.portable import corpus_reference, portable
 from indicifeval.core.errors import InputError, OutputError, first_line
 from indicifeval.core.files import StagedFiles
 from indicifeval.core.secrets import check_env_name, redact_text
 from indicifeval.dataset import load_rows, write_hub_layout
 from indicifeval.dataset.hub_layout import configs
-from indicifeval.dataset.stats import dataset_stats
+from indicifeval.dataset.stats import dataset_stats, markdown, stats_tables
 from indicifeval.records.layout import RELEASE_INFO, RELEASE_ROWS
 
-HUB_FOLDER = HUB_FOLDERS["ours"]
 _REPO = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
 
 
@@ -117,7 +116,7 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
     stats = dataset_stats(rows, name=pretty, kind="release")  # the paper's dataset tables, of what is published
     text = card((hub / "README.md").read_text(encoding="utf-8"), rows, info, decision, list(manifests),
                 relation_lines=convention_lines(rows, relation_compat, changed), pretty_name=pretty,
-                statistics=[*stats.to_markdown(heading=2).splitlines(), ""])
+                statistics=[*markdown(stats_tables(stats), f"Dataset statistics: {stats.name}", 2).splitlines(), ""])
     with StagedFiles(hub) as files:
         files.write_text("README.md", text)
         files.write_text(f"{PROVENANCE}/{RELEASE_INFO}", json.dumps(info, ensure_ascii=False, indent=2) + "\n")
@@ -137,4 +136,4 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
     return written
 
 
-__all__ = ["DEFAULT_LICENSE", "HUB_FOLDER", "KNOWN_LICENCES", "UNKNOWN_LICENCE", "licence_of", "publish"]
+__all__ = ["DEFAULT_LICENSE", "KNOWN_LICENCES", "UNKNOWN_LICENCE", "licence_of", "publish"]

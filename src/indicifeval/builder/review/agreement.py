@@ -25,7 +25,7 @@ _ONE = 1.0 - 1e-12  # expected agreement at or above this counts as 1: the coeff
 
 
 @dataclass(frozen=True)
-class Estimate:
+class AgreementEstimate:
     """A coefficient with its percentile bootstrap interval; None where undefined."""
 
     value: float | None
@@ -195,7 +195,8 @@ COEFFICIENTS: dict[str, Callable[..., float | None]] = {
 }
 
 
-def agreement(ratings: Ratings, *, bootstrap: int = 1000, seed: int = 0, level: float = 0.95) -> dict[str, Estimate]:
+def agreement(ratings: Ratings, *, bootstrap: int = 1000, seed: int = 0, level: float = 0.95
+              ) -> dict[str, AgreementEstimate]:
     """Every coefficient with a percentile bootstrap interval from resampling items (seeded, so the
     same input gives the same output). Cohen's pair is fixed from the full data so replicates measure
     the same thing; replicates where a coefficient is undefined are skipped, and the interval is None
@@ -203,7 +204,7 @@ def agreement(ratings: Ratings, *, bootstrap: int = 1000, seed: int = 0, level: 
     return _agreement(_code(ratings), bootstrap=bootstrap, seed=seed, level=level)
 
 
-def _agreement(d: _Coded, *, bootstrap: int = 1000, seed: int = 0, level: float = 0.95) -> dict[str, Estimate]:
+def _agreement(d: _Coded, *, bootstrap: int = 1000, seed: int = 0, level: float = 0.95) -> dict[str, AgreementEstimate]:
     if not 0 < level < 1:
         raise ValueError(f"level must be between 0 and 1, got {level}")
     pair = _pair(d, None, None)
@@ -229,7 +230,7 @@ def _agreement(d: _Coded, *, bootstrap: int = 1000, seed: int = 0, level: float 
         low = high = None
         if len(reps[name]) >= 20:
             low, high = (float(q) for q in np.quantile(reps[name], [tail, 1 - tail]))
-        out[name] = Estimate(values[name], low, high, items[name])
+        out[name] = AgreementEstimate(values[name], low, high, items[name])
     return out
 
 

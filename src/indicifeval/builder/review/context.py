@@ -13,11 +13,11 @@ from typing import Any
 
 import regex
 
-from indicifeval.builder.ground.stages import CONTEXTS
 from indicifeval.checkers.rules import get_rules
 from indicifeval.core.errors import InputError
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.languages import get_profile
+from indicifeval.records.layout import GROUND_CONTEXTS as CONTEXTS
 from indicifeval.text.keywords import keyword_pattern
 from indicifeval.text.normalize import match_key, match_key_of_nfc, nfc
 from indicifeval.text.paragraphs import paragraphs, strip_edges

@@ -16,7 +16,7 @@ import regex
 
 from indicifeval.checkers import lexical_kwargs
 from indicifeval.languages import UnknownLanguageError, get_profile
-from indicifeval.languages.benchmark_mix import script_fonts
+from indicifeval.languages.benchmark import script_fonts
 
 if TYPE_CHECKING:
     from indicifeval.records import HumanVerdict, ReviewItem

@@ -1,7 +1,7 @@
 """Dataset statistics: the paper's dataset tables (rows per split, Table 7's verification
 counts and the parallel subset, instruction and constraint distributions, tags, prompt
 lengths) from any rows, and two datasets side by side. ``indicifeval stats`` prints them; the
-release code puts ``to_markdown()`` into a dataset card."""
+release code puts ``markdown(stats_tables(stats), title)`` into a dataset card."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from indicifeval.dataset.stats.model import (
     SubsetStats,
     Verification,
 )
-from indicifeval.dataset.stats.tables import Table, markdown, stats_tables
+from indicifeval.dataset.stats.tables import StatsTable, markdown, stats_tables
 
 
 def load_stats(data: str | Path, language: str | None = None, subset: str | None = None,
@@ -45,5 +45,5 @@ def load_stats(data: str | Path, language: str | None = None, subset: str | None
 
 
 __all__ = ["CONTEXT_REQUIRED_STYLES", "STATS_FORMAT", "VERIFICATION_TAGS", "Comparison", "DatasetStats", "Lengths",
-           "ListComparison", "SourceComparison", "StatsInput", "SubsetStats", "Table", "Verification", "compare",
+           "ListComparison", "SourceComparison", "StatsInput", "StatsTable", "SubsetStats", "Verification", "compare",
            "dataset_stats", "load_input", "load_stats", "markdown", "stats_tables"]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from indicifeval.dataset.stats.model import STATS_FORMAT, DatasetStats
-from indicifeval.dataset.stats.tables import Number, Table, markdown, stats_tables
+from indicifeval.dataset.stats.tables import Number, StatsTable, markdown, stats_tables
 
 SHOW_DIFFERING = 20
 Cell = tuple[Number, Number, Number]  # A, B, B − A
@@ -31,16 +31,16 @@ class PairedTable:
                                                  for c, (x, y, d) in zip(self.columns, cells)}}
                          for keys, cells in self.rows]}
 
-    def table(self) -> Table:
+    def table(self) -> StatsTable:
         """For display: A, B and B − A of each column side by side when there are one or two
         columns; else a row per column."""
         if len(self.columns) <= 2:
             names = tuple(f"{c} {side}" if len(self.columns) > 1 else side
                           for c in self.columns for side in ("A", "B", "B − A"))
             rows = tuple((keys, tuple(v for cell in cells for v in cell)) for keys, cells in self.rows)
-            return Table(self.name, self.title, self.key_columns, names, rows, self.note)
+            return StatsTable(self.name, self.title, self.key_columns, names, rows, self.note)
         long = tuple(((*keys, c), cell) for keys, cells in self.rows for c, cell in zip(self.columns, cells))
-        return Table(self.name, self.title, (*self.key_columns, "column"), ("A", "B", "B − A"), long, self.note)
+        return StatsTable(self.name, self.title, (*self.key_columns, "column"), ("A", "B", "B − A"), long, self.note)
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ class ListComparison:
                 "only_b": self.only_b,
                 "differing": [{"row": r, "a": list(a), "b": list(b)} for r, a, b in self.differing]}
 
-    def tables(self) -> list[Table]:
-        counts = Table("instruction-lists", "Trans instruction lists, key by key", ("",), ("rows",), (
+    def tables(self) -> list[StatsTable]:
+        counts = StatsTable("instruction-lists", "Trans instruction lists, key by key", ("",), ("rows",), (
             (("keys in both",), (self.matched,)), (("same instruction list",), (self.same,)),
             (("different list",), (self.differ,)), (("only in A",), (self.only_a,)), (("only in B",), (self.only_b,))),
             "matching instruction lists for every Trans row in both" if self.matched and not self.differ else "")
@@ -77,7 +77,7 @@ class ListComparison:
             rows.append(((row,), (len(a), len(b))))
             detail.append("; ".join(h for h in how if h) or "the same ids, in another order or number")
         more = f"the first {SHOW_DIFFERING} of {self.differ}" if self.differ > SHOW_DIFFERING else ""
-        return [counts, Table("instruction-lists-differing", "Keys whose instruction lists differ", ("row",),
+        return [counts, StatsTable("instruction-lists-differing", "Keys whose instruction lists differ", ("row",),
                               ("A instructions", "B instructions"), tuple(rows), more, "how", tuple(detail))]
 
 
@@ -93,7 +93,7 @@ def _diff(x: Number, y: Number) -> Number:
     return None if x is None or y is None else y - x
 
 
-def side_by_side(a: Table | None, b: Table | None) -> PairedTable:
+def side_by_side(a: StatsTable | None, b: StatsTable | None) -> PairedTable:
     """``a`` and ``b`` (the same table of two datasets; either may be missing) paired by keys: a
     row one lacks counts 0 there when its table says so, a table one lacks is "–"."""
     base = a if a is not None else b
@@ -133,7 +133,7 @@ class Comparison:
         return {"format_version": STATS_FORMAT, "a": self.a.body(), "b": self.b.body(),
                 "tables": [t.to_json() for t in self.tables], "instruction_lists": self.lists.to_json()}
 
-    def all_tables(self) -> list[Table]:
+    def all_tables(self) -> list[StatsTable]:
         """What is shown: each paired table, then the Trans instruction lists key by key (when
         either has Trans rows)."""
         lists = self.lists.tables() if self.a.trans_lists or self.b.trans_lists else []

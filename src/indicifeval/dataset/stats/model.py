@@ -115,8 +115,9 @@ class SubsetStats:
 
 @dataclass(frozen=True)
 class DatasetStats:
-    """Everything ``indicifeval stats`` shows about one dataset; ``to_json``, ``to_markdown``,
-    and ``compare`` (in ``dataset.stats``) for two of them."""
+    """Everything ``indicifeval stats`` shows about one dataset; ``to_json``; its tables are
+    ``stats_tables`` (``markdown`` writes them), and ``compare`` (in ``dataset.stats``) puts two
+    of them side by side."""
 
     name: str
     kind: str  # rows | release | build | hub | sample | memory
@@ -145,11 +146,6 @@ class DatasetStats:
             "subsets": {name: s.to_json() for name, s in self.subsets.items()},
             "source": self.source.to_json() if self.source is not None else None,
         }
-
-    def to_markdown(self, heading: int = 2) -> str:
-        from indicifeval.dataset.stats.tables import markdown, stats_tables
-
-        return markdown(stats_tables(self), f"Dataset statistics: {self.name}", heading)
 
 
 __all__ = ["CONTEXT_REQUIRED_STYLES", "MISSING", "STATS_FORMAT", "VERIFICATION_TAGS", "DatasetStats", "Lengths",

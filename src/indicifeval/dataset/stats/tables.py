@@ -11,7 +11,7 @@ Number = int | float | None
 
 
 @dataclass(frozen=True)
-class Table:
+class StatsTable:
     """``name`` is stable (what a comparison matches on); rows are (keys, values); ``detail``:
     one more text cell per row, shown but not compared; ``compared_only``: a table too long to
     show for one dataset that a comparison needs (each value of each integer kwarg)."""
@@ -41,14 +41,14 @@ def _share(n: int, total: int) -> float:
     return 100.0 * n / total if total else 0.0
 
 
-def _splits(stats: DatasetStats) -> Table:
+def _splits(stats: DatasetStats) -> StatsTable:
     rows = [((lang, subset), (r, i)) for lang, subs in stats.splits.items() for subset, (r, i) in subs.items()]
     rows.append((("all", ""), (stats.rows, stats.instructions)))
-    return Table("splits", "Rows per language and subset", ("language", "subset"), ("rows", "instructions"),
+    return StatsTable("splits", "Rows per language and subset", ("language", "subset"), ("rows", "instructions"),
                  tuple(rows))
 
 
-def _verification(stats: DatasetStats) -> Table:
+def _verification(stats: DatasetStats) -> StatsTable:
     cols = tuple(c.replace("_", " ") for c in Verification.COLUMNS)
 
     def value(v: Verification, column: str) -> Number:
@@ -62,22 +62,22 @@ def _verification(stats: DatasetStats) -> Table:
                  for v in stats.verification)
     note = "" if stats.tagged else ("no row has a verification tag (a build folder before finalize): no "
                                     "verification outcomes yet")
-    return Table("verification", "Verification outcomes (the paper's Table 7; parallel instructions: in the "
+    return StatsTable("verification", "Verification outcomes (the paper's Table 7; parallel instructions: in the "
                  "parallel rows)", ("language", "subset"), ("rows", *cols), rows, note)
 
 
-def _instructions(s: SubsetStats) -> Table:
+def _instructions(s: SubsetStats) -> StatsTable:
     rows = tuple(((iid,), (n, _share(n, s.instructions), s.rows_with[iid], _share(s.rows_with[iid], s.rows)))
                  for iid, n in s.instruction_ids.items())
-    return Table(f"instructions/{s.subset}", f"{s.subset}: instructions ({s.instructions} over "
+    return StatsTable(f"instructions/{s.subset}", f"{s.subset}: instructions ({s.instructions} over "
                  f"{len(s.instruction_ids)} ids)", ("instruction",), ("instructions", "%", "rows", "% of rows"), rows,
                  compare_columns=("instructions", "%"))
 
 
-def _categories(s: SubsetStats) -> Table:
+def _categories(s: SubsetStats) -> StatsTable:
     rows = tuple(((c,), (n, _share(n, s.instructions))) for c, n in s.categories.items())
     rows += tuple(((f"{k} per row",), (n, _share(n, s.rows))) for k, n in s.per_row.items())
-    return Table(f"categories/{s.subset}", f"{s.subset}: instructions per category and per row", ("category",),
+    return StatsTable(f"categories/{s.subset}", f"{s.subset}: instructions per category and per row", ("category",),
                  ("count", "%"), rows)
 
 
@@ -86,7 +86,7 @@ def _histogram(values: dict[int, int], limit: int = 12) -> str:
     return ", ".join(items) if len(items) <= limit else ", ".join(items[:limit]) + f", … ({len(items)} values)"
 
 
-def _numeric(s: SubsetStats) -> list[Table]:
+def _numeric(s: SubsetStats) -> list[StatsTable]:
     rows, detail = [], []
     for iid, kwargs in s.numeric.items():
         for name, values in kwargs.items():
@@ -94,25 +94,25 @@ def _numeric(s: SubsetStats) -> list[Table]:
             mean = sum(v * c for v, c in values.items()) / n
             rows.append(((iid, name), (n, len(values), min(values), mean, max(values))))
             detail.append(_histogram(values))
-    ranges = Table(f"numeric/{s.subset}", f"{s.subset}: integer kwargs", ("instruction", "kwarg"),
+    ranges = StatsTable(f"numeric/{s.subset}", f"{s.subset}: integer kwargs", ("instruction", "kwarg"),
                    ("instructions", "values", "min", "mean", "max"), tuple(rows), "",
                    "value: instructions", tuple(detail), absent_is_zero=False,
                    compare_columns=("instructions", "min", "mean", "max"))
     each = tuple(((iid, name, str(v)), (n,)) for iid, kwargs in s.numeric.items()
                  for name, hist in kwargs.items() for v, n in hist.items())
-    per_value = Table(f"numeric-values/{s.subset}", f"{s.subset}: integer kwarg values",
+    per_value = StatsTable(f"numeric-values/{s.subset}", f"{s.subset}: integer kwarg values",
                       ("instruction", "kwarg", "value"), ("instructions",), each, compared_only=True)
     return [ranges, per_value]
 
 
-def _relations(s: SubsetStats) -> Table:
+def _relations(s: SubsetStats) -> StatsTable:
     rows = tuple(((iid, name, value), (n,)) for iid, kwargs in s.relations.items()
                  for name, values in kwargs.items() for value, n in values.items())
-    return Table(f"relations/{s.subset}", f"{s.subset}: relation values ((none): the row gives none)",
+    return StatsTable(f"relations/{s.subset}", f"{s.subset}: relation values ((none): the row gives none)",
                  ("instruction", "kwarg", "value"), ("instructions",), rows)
 
 
-def _tags(s: SubsetStats) -> Table:
+def _tags(s: SubsetStats) -> StatsTable:
     other = "style" if s.subset == "ground" else "topic"
     rows = [(("verification", t), (n, _share(n, s.rows))) for t, n in s.verification_tags.items()]
     rows += [((other, t), (n, _share(n, s.rows))) for t, n in s.other_tags.items()]
@@ -121,24 +121,24 @@ def _tags(s: SubsetStats) -> Table:
         rows.append((("context-required styles", ""), (s.context_required, _share(s.context_required, s.rows))))
     rows.append((("rows without tags", ""), (s.untagged_rows, _share(s.untagged_rows, s.rows))))
     rows += [(("build status", st), (n, _share(n, s.rows))) for st, n in s.statuses.items()]
-    return Table(f"tags/{s.subset}", f"{s.subset}: tags and statuses (rows)", ("kind", "tag"), ("rows", "%"),
+    return StatsTable(f"tags/{s.subset}", f"{s.subset}: tags and statuses (rows)", ("kind", "tag"), ("rows", "%"),
                  tuple(rows))
 
 
-def _resp_lang_and_lengths(s: SubsetStats) -> list[Table]:
-    resp = Table(f"resp_lang/{s.subset}", f"{s.subset}: response language (resp_lang)", ("resp_lang",),
+def _resp_lang_and_lengths(s: SubsetStats) -> list[StatsTable]:
+    resp = StatsTable(f"resp_lang/{s.subset}", f"{s.subset}: response language (resp_lang)", ("resp_lang",),
                  ("rows", "%"), tuple(((v,), (n, _share(n, s.rows))) for v, n in s.resp_lang.items()))
 
     def row(what: str, m: Lengths) -> tuple[tuple[str, ...], tuple[Number, ...]]:
         return (what,), (m.min, m.median, m.mean, m.max)
 
-    lengths = Table(f"lengths/{s.subset}", f"{s.subset}: prompt lengths (words: whitespace-separated)",
+    lengths = StatsTable(f"lengths/{s.subset}", f"{s.subset}: prompt lengths (words: whitespace-separated)",
                     ("measure",), ("min", "median", "mean", "max"),
                     (row("characters", s.chars), row("words", s.words)), absent_is_zero=False)
     return [resp, lengths]
 
 
-def _source(stats: DatasetStats) -> list[Table]:
+def _source(stats: DatasetStats) -> list[StatsTable]:
     src = stats.source
     if src is None:
         return []
@@ -147,11 +147,11 @@ def _source(stats: DatasetStats) -> list[Table]:
     rows += [((f"dropped {i}",), (n,)) for i, n in src.dropped.items()]
     rows += [((f"added {i}",), (n,)) for i, n in src.added.items()]
     first = ", ".join(src.differing[:20]) + (f", … ({src.differ})" if src.differ > 20 else "")
-    return [Table("source", f"Trans instruction lists against the source {src.source}", ("",), ("rows",),
+    return [StatsTable("source", f"Trans instruction lists against the source {src.source}", ("",), ("rows",),
                   tuple(rows), f"differing: {first}" if src.differing else "")]
 
 
-def stats_tables(stats: DatasetStats) -> list[Table]:
+def stats_tables(stats: DatasetStats) -> list[StatsTable]:
     """Every table of ``stats``, in the order they are shown."""
     tables = [_splits(stats), _verification(stats)]
     for s in stats.subsets.values():
@@ -164,7 +164,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def markdown(tables: list[Table], title: str, heading: int = 2) -> str:
+def markdown(tables: list[StatsTable], title: str, heading: int = 2) -> str:
     """A Markdown block for a dataset card: a heading, then each table under its title."""
     lines = [f"{'#' * heading} {_cell(title)}", ""]
     for t in tables:
@@ -186,4 +186,4 @@ def markdown(tables: list[Table], title: str, heading: int = 2) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Table", "fmt", "markdown", "stats_tables"]
+__all__ = ["StatsTable", "fmt", "markdown", "stats_tables"]

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from indicifeval.reports import plots
 from indicifeval.reports.analyses import TRANS, Analyses, mean_of_differences
-from indicifeval.reports.model import Column, Estimate, Report, Row, Table, run_row
+from indicifeval.reports.model import Column, Estimate, Report, Table, TableRow, run_row
 from indicifeval.reports.registry import analysis
 from indicifeval.reports.rundata import RunData
 from indicifeval.scoring.categories import CATEGORIES
@@ -78,7 +78,7 @@ def delta_family(ctx: Analyses) -> Table:
                          else Estimate(None))
         if any(c.value is not None for c in cells):
             avg = ctx.estimate(all_pairs, mean_of_differences, f"family|{family}|avg")
-            table.rows.append(Row([family, ", ".join(r.info.name for r in runs), *cells, avg], "family", family))
+            table.rows.append(TableRow([family, ", ".join(r.info.name for r in runs), *cells, avg], "family", family))
     return table
 
 
@@ -91,11 +91,13 @@ DELTA_LABEL = "Δ (points; > 0: English ahead)"
 def _delta_heatmap(report: Report, table: Table | None):
     if table is None or not table.rows:
         return None
+    from indicifeval.reports import heatmaps  # matplotlib: imported to draw only
+
     cols = table.where("language", "avg")
-    return plots.heatmap(plots.matrix(table.rows, cols), [str(r.name) for r in table.rows],
-                         [plots.column_label(table.columns[i]) for i in cols],
-                         f"Disparity Δ = English − Indic by language, Trans ({plots.metric_name(report)}, points)",
-                         signed=True, colour_label=DELTA_LABEL)
+    return heatmaps.heatmap(plots.matrix(table.rows, cols), [str(r.name) for r in table.rows],
+                            [plots.column_label(table.columns[i]) for i in cols],
+                            f"Disparity Δ = English − Indic by language, Trans ({plots.metric_name(report)}, points)",
+                            signed=True, colour_label=DELTA_LABEL)
 
 
 @delta_category.figure("delta_category", "Δ = English − Indic by instruction category for one run: which kinds of "
@@ -104,13 +106,15 @@ def _delta_heatmap(report: Report, table: Table | None):
 def _category_heatmaps(report: Report, table: Table | None):
     if table is None or not table.rows:
         return
+    from indicifeval.reports import heatmaps  # matplotlib: imported to draw only
+
     cols, category = table.where("language", "avg"), table.where("category")[0]
-    runs: dict[str, list[Row]] = {}
+    runs: dict[str, list[TableRow]] = {}
     for row in table.rows:
         runs.setdefault(str(row.name), []).append(row)
     limit = plots.signed_limit(plots.matrix(table.rows, cols))  # one colour scale for all runs
     for run, rows in runs.items():
-        yield run, plots.heatmap(
+        yield run, heatmaps.heatmap(
             plots.matrix(rows, cols), [str(r[category]) for r in rows], [plots.column_label(table.columns[i])
                                                                         for i in cols],
             f"Δ = English − Indic by instruction category: {run}\n(Trans, {plots.instruction_metric(report)}, "

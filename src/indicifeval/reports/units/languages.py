@@ -9,15 +9,15 @@ import numpy as np
 from indicifeval.languages import composition
 from indicifeval.reports import plots
 from indicifeval.reports.analyses import Analyses, first, paper_tables
-from indicifeval.reports.model import Column, Estimate, Report, Row, Table, run_row
+from indicifeval.reports.model import Column, Estimate, Report, Table, TableRow, run_row
 from indicifeval.reports.registry import analysis
 from indicifeval.reports.stats import mean_of
 
 PAPER = "paper: "  # the label of a published row, "paper: <model>", in every output
 
 
-def paper_row(model: str, cells: list) -> Row:
-    return Row([f"{PAPER}{model}", *cells], "paper", model)
+def paper_row(model: str, cells: list) -> TableRow:
+    return TableRow([f"{PAPER}{model}", *cells], "paper", model)
 
 
 def _language_table(ctx: Analyses, subset: str) -> Table:
@@ -85,9 +85,11 @@ def _heatmap(report: Report, table: Table | None, subset: str, paper: bool):
     else:  # Trans: the note's first part says which rows count (the parallel subset or all)
         title = f"{name}: {plots.metric_name(report)} accuracy by language (%)"
         note = table.note.split(";")[0] if subset == "trans" else ""
-    return plots.heatmap(plots.matrix(rows, cols), [str(r.name) for r in rows],
-                         [plots.column_label(table.columns[i]) for i in cols], title, signed=False,
-                         colour_label="accuracy (%)", note=note)
+    from indicifeval.reports import heatmaps  # matplotlib: imported to draw only
+
+    return heatmaps.heatmap(plots.matrix(rows, cols), [str(r.name) for r in rows],
+                            [plots.column_label(table.columns[i]) for i in cols], title, signed=False,
+                            colour_label="accuracy (%)", note=note)
 
 
 @trans_languages.figure("trans_languages", "Accuracy by language on IndicIFEval-Trans, one row per run (brighter: "

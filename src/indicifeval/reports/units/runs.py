@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from indicifeval.languages import composition
 from indicifeval.reports.analyses import Analyses, first
-from indicifeval.reports.model import Column, Estimate, Row, Table, run_row
+from indicifeval.reports.model import Column, Estimate, Table, TableRow, run_row
 from indicifeval.reports.registry import analysis
 from indicifeval.reports.stats import difference, mcnemar
 from indicifeval.scoring.categories import CATEGORY_OF
@@ -23,7 +23,7 @@ def per_instruction(ctx: Analyses) -> Table:
                   f"subsets)", [Column("instruction", "label"), Column("category", "category"),
                                 *[Column(r.info.name, "run") for r in ctx.runs]], [])
     for iid in ids:
-        row = Row([iid, CATEGORY_OF.get(iid, "")], "instruction", iid)
+        row = TableRow([iid, CATEGORY_OF.get(iid, "")], "instruction", iid)
         for run in ctx.runs:
             g = ctx.group(ctx.all_rows(run), frozenset({iid}))
             row.append(ctx.estimate([g], first, f"{run.info.name}|inst|{iid}") if len(g) else Estimate(None))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from indicifeval.reports import plots
 from indicifeval.reports.analyses import TRANS, Analyses, diff_of_means
-from indicifeval.reports.model import Column, Estimate, Report, Row, Table
+from indicifeval.reports.model import Column, Estimate, Report, Table, TableRow
 from indicifeval.reports.registry import analysis
 from indicifeval.reports.stats import mcnemar, mean_of
 
@@ -48,7 +48,7 @@ def thinking(ctx: Analyses) -> Table:
         d_off = ctx.avg_delta(off, label + "|doff")
         d_on = ctx.avg_delta(on, label + "|don")
         change = None if d_off.value is None or d_on.value is None else d_on.value - d_off.value
-        table.rows.append(Row([off.info.model, off.info.size_b, acc_off, acc_on, gain, p, d_off, d_on,
+        table.rows.append(TableRow([off.info.model, off.info.size_b, acc_off, acc_on, gain, p, d_off, d_on,
                                Estimate(change)], "pair", off.info.model))
     return table
 

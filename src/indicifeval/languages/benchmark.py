@@ -1,5 +1,7 @@
 """What the benchmark is made of, from data: ``benchmark.json`` (hub repository, subsets and
-their configs, the shipped languages in the paper's order) and the language profiles.
+their configs, the shipped languages in the paper's order) and the language profiles, which the
+caller hands over as the function that reads them (``profile.composition`` does): this module
+reads no profile itself, so it needs nothing from the profiles' module.
 
 Every list of languages anywhere in the package comes from here, so a profile added in
 ``$INDICIFEVAL_PROFILE_PATH`` is scored, run, loaded from a local hub layout, reported (as a
@@ -7,10 +9,22 @@ column, and in the Indic averages if it is Indic) and given lm-eval tasks, with 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from typing import Protocol
 
 from indicifeval.languages.data_files import read_data
+
+
+class Profiled(Protocol):
+    """What the composition reads of a language's profile."""
+
+    @property
+    def subsets(self) -> tuple[str, ...] | None: ...
+
+    @property
+    def is_indic(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -24,22 +38,19 @@ class Composition:
     subsets: tuple[str, ...]
     configs: dict[str, str] = field(hash=False)
     titles: dict[str, str] = field(hash=False)
+    profiles: Callable[[], Mapping[str, Profiled]] = field(hash=False, compare=False, repr=False)  # read when asked
     data: dict = field(default_factory=dict, hash=False, compare=False, repr=False)  # benchmark.json
 
     @cached_property
     def languages(self) -> tuple[str, ...]:
         """Every profiled language: the benchmark's order, then the added ones."""
-        from indicifeval.languages.profile import _all_profiles  # the subsets alone need no profile
-
-        profiles = _all_profiles()
+        profiles = self.profiles()  # the subsets alone need no profile
         listed = [c for c in self.data["languages"] if c in profiles]
         return tuple(listed + sorted(c for c in profiles if c not in listed))
 
     @cached_property
     def language_subsets(self) -> dict[str, tuple[str, ...]]:
-        from indicifeval.languages.profile import _all_profiles  # the subsets alone need no profile
-
-        profiles = _all_profiles()
+        profiles = self.profiles()  # the subsets alone need no profile
         default = tuple(self.data["default_subsets"])
         return {code: tuple(s for s in (profiles[code].subsets or self.data["language_subsets"].get(code) or default)
                             if s in self.subsets) for code in self.languages}
@@ -47,9 +58,7 @@ class Composition:
     @cached_property
     def indic(self) -> tuple[str, ...]:
         """The languages whose profile follows Indic text rules, in order."""
-        from indicifeval.languages.profile import _all_profiles  # the subsets alone need no profile
-
-        profiles = _all_profiles()
+        profiles = self.profiles()  # the subsets alone need no profile
         return tuple(c for c in self.languages if profiles[c].is_indic)
 
     def subsets_of(self, language: str) -> tuple[str, ...]:
@@ -62,17 +71,14 @@ class Composition:
         return self.configs[subset]
 
 
-@cache
-def composition() -> Composition:
+def read_composition(profiles: Callable[[], Mapping[str, Profiled]]) -> Composition:
+    """The composition of ``benchmark.json``, its languages from what ``profiles()`` returns
+    when they are first asked for."""
     data = read_data("benchmark.json")
     return Composition(name=data["name"], hub_repo=data["hub_repo"], subsets=tuple(data["subsets"]),
                        configs={s: info["config"] for s, info in data["subsets"].items()},
-                       titles={s: info.get("title", s) for s, info in data["subsets"].items()}, data=data)
-
-
-def indic_codes() -> tuple[str, ...]:
-    """The Indic languages, in the benchmark's order (the paper's 14, then any added)."""
-    return composition().indic
+                       titles={s: info.get("title", s) for s, info in data["subsets"].items()}, profiles=profiles,
+                       data=data)
 
 
 @cache

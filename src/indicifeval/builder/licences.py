@@ -31,7 +31,6 @@ _CC = regex.compile(r"cc-by((?:-nc)?(?:-sa|-nd)?)-(\d\.\d)(?:-[a-z]+)?")  # cc-b
 # licences that ask no more than attribution: their text may go under any CC BY licence
 _PERMISSIVE = {"cc0-1.0", "pddl", "odc-by", "mit", "apache-2.0", "bsd-2-clause", "bsd-3-clause", "unlicense",
                "cdla-permissive-1.0", "cdla-permissive-2.0", "odc-pddl", "public-domain"}
-KEPT = ("sa", "nc", "nd")  # the conditions a derived work keeps
 _NAMES = {"sa": "share-alike", "nc": "non-commercial", "nd": "no-derivatives"}
 
 
