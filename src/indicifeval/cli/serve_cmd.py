@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from indicifeval.cli.common import add_parser
+from indicifeval.core.modes import ScoringMode
 
 DEFAULT_PORT = 8088
 
@@ -21,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (0.0.0.0: every interface)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help="the port")
     p.add_argument("--workers", type=int, default=1, help="worker processes (a killed one is replaced)")
-    p.add_argument("--scoring", choices=("fixed", "paper"), default="fixed", help="the checker set")
+    p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed", help="the checker set")
     p.add_argument("--reward", choices=("all", "fraction", "loose-fraction"), default="all",
                    help="all: 1 when every instruction is followed (strict), else 0; fraction: the share followed "
                    "(strict); loose-fraction: the share followed (loose)")

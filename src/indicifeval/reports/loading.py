@@ -13,6 +13,7 @@ from typing import Any
 
 from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.core.jsonl import read_jsonl
+from indicifeval.core.modes import ScoringMode
 from indicifeval.dataset import InputError
 from indicifeval.records.layout import GENERATIONS, RESPONSES, ROWS, SCORES, score_file_names
 from indicifeval.reports.families import family_of
@@ -49,7 +50,7 @@ def _rows(path: Path, prompts: bool) -> tuple[dict[tuple, tuple[bool, Any]], dic
     return facts, texts
 
 
-def score_file(folder: Path, manifest: dict, scoring: str | None) -> tuple[str, str]:
+def score_file(folder: Path, manifest: dict, scoring: ScoringMode | None) -> tuple[str, str]:
     """(file name, mode) of the scores to read: ``scoring``'s, or the folder's own mode's."""
     tool = tool_of(manifest) or ("score" if not (folder / GENERATIONS).exists() else "run")
     if tool == "score" or not manifest:
@@ -58,7 +59,7 @@ def score_file(folder: Path, manifest: dict, scoring: str | None) -> tuple[str, 
             raise InputError(f"holds {own} scores only; score it again with --scoring {scoring}", str(folder))
         return SCORES, own or "fixed"
     primary = manifest.get("scoring") or "fixed"
-    mode = scoring or primary
+    mode = primary if scoring is None else str(scoring)
     name = score_file_names(mode, primary)[0]
     if not (folder / name).exists():
         raise InputError(f"has no {mode} scores yet: run `indicifeval score --run {folder} --scoring {mode}`",
@@ -74,7 +75,7 @@ def _scored_mode(path: Path) -> str | None:
     return None
 
 
-def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | None = None,
+def load_run(folder: str | Path, family_map: dict | None = None, scoring: ScoringMode | None = None,
              vocabulary: Vocabulary | None = None, samples: Sink | None = None) -> RunData:
     """A run folder (``indicifeval run``) or a score folder (``indicifeval score``), with the
     scores of ``scoring`` (default: the mode the folder was made with). ``samples`` gets each
@@ -112,7 +113,7 @@ def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | 
     return data
 
 
-def load_runs(folders: list[str | Path], family_map: dict | None = None, scoring: str | None = None,
+def load_runs(folders: list[str | Path], family_map: dict | None = None, scoring: ScoringMode | None = None,
               mixed_scoring: bool = False, on_run: Callable[[str], None] | None = None,
               samples: Callable[[int], AbstractContextManager[Sink]] | None = None) -> list[RunData]:
     """The runs, each with the scores of ``scoring`` (default: its own mode); runs scored in

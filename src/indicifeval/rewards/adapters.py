@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval.core.errors import Source
+from indicifeval.core.modes import ScoringMode
 from indicifeval.rewards.verdicts import RewardScorer
 
 # the dataset columns a TRL reward function reads (TRL passes every column as a keyword argument)
 COLUMNS = ("key", "language", "subset", "instruction_id_list", "kwargs")
 
 
-def trl(*, reward: str = "all", scoring: str = "fixed", think: str = "strip", data: str | Path | None = None,
-        name: str | None = None) -> Callable[..., list[float]]:
+def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, think: str = "strip",
+        data: str | Path | None = None, name: str | None = None) -> Callable[..., list[float]]:
     """A reward function with TRL's ``reward_funcs`` signature: ``(prompts, completions,
     **columns) -> list[float]``. Completions may be plain strings or conversational (lists of
     messages); the columns are those ``export --format trl`` writes (``instruction_id_list``,
@@ -43,12 +44,13 @@ def trl(*, reward: str = "all", scoring: str = "fixed", think: str = "strip", da
 
 
 @lru_cache(maxsize=8)
-def _scorer(scoring: str, reward: str, think: str) -> RewardScorer:
+def _scorer(scoring: ScoringMode | str, reward: str, think: str) -> RewardScorer:
     return RewardScorer(scoring, reward, think)
 
 
 def verl_compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
-                       reward: str = "all", scoring: str = "fixed", think: str = "strip") -> dict[str, float]:
+                       reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED,
+                       think: str = "strip") -> dict[str, float]:
     """verl's ``compute_score``: ``ground_truth`` is what ``export --format verl`` writes in
     ``reward_model.ground_truth`` (JSON text of ``{language, instruction_id_list, kwargs}``, or
     that dict). Returns ``score`` (the reward) and the four accuracies, which verl logs beside it;

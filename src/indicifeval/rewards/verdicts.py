@@ -95,9 +95,9 @@ class RewardScorer:
     dataset whose rows items may name by key. Parsed rows are remembered (an RL batch asks the
     same prompt for many answers)."""
 
-    def __init__(self, scoring: str = "fixed", reward: str = "all", think: str = "strip",
+    def __init__(self, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all", think: str = "strip",
                  data: str | Path | Iterable[Row] | None = None, max_answer_chars: int | None = None):
-        self.mode = ScoringMode(_choice(scoring, tuple(m.value for m in ScoringMode), "scoring"))
+        self.mode = ScoringMode(scoring)
         self.reward = _choice(reward, REWARDS, "reward")
         self.think = _choice(think, THINK, "think")
         self.max_answer_chars = max_answer_chars
@@ -120,7 +120,7 @@ class RewardScorer:
         if "instruction_id_list" not in item:
             return self._keyed(item, where)
         named: tuple[str, ...] = ("language", "subset", "instruction_id_list", "kwargs")
-        named += ("key",) if self.mode.value == "paper" else ()  # the paper's drawn kwargs depend on it
+        named += ("key",) if self.mode is ScoringMode.PAPER else ()  # the paper's drawn kwargs depend on it
         memo = json.dumps([item.get(k) for k in named], sort_keys=True, ensure_ascii=False, default=str)
         found = self._rows.get(memo)
         if found is None:
@@ -185,8 +185,8 @@ def _json_field(text: str, where: Source, name: str) -> Any:
         raise where.error(f"{name} is a string but not JSON ({exc.msg})", name) from None
 
 
-def score_batch(items: Iterable[dict], *, scoring: str = "fixed", reward: str = "all", think: str = "strip",
-                data: str | Path | None = None) -> list[Verdict]:
+def score_batch(items: Iterable[dict], *, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
+                think: str = "strip", data: str | Path | None = None) -> list[Verdict]:
     """Verdicts for items ``{language, instruction_id_list, kwargs, response}`` (or ``{key,
     response}`` with ``data``), in order."""
     return RewardScorer(scoring, reward, think, data).score(items)

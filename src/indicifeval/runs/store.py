@@ -120,9 +120,10 @@ class RunStore:
         caller writes); the scores and summary replace their old versions together."""
         from indicifeval.scoring.output import write_scores
 
-        names = score_file_names(result.scoring, manifest.scoring)
+        mode = str(result.scoring)
+        names = score_file_names(mode, manifest.scoring)
         with StagedFiles(self.folder) as files:
             write_scores(files, result, *names)
-        manifest.scored[result.scoring] = {"scores": names[0], "summary": names[1], "scored_at": now_iso(),
-                                           "indicifeval_version": result.summary.get("version")}
+        manifest.scored[mode] = {"scores": names[0], "summary": names[1], "scored_at": now_iso(),
+                                 "indicifeval_version": result.summary.get("version")}
         return [self.folder / n for n in names]

@@ -64,7 +64,7 @@ def write_score_folder(result: ScoreResult, out: str | Path, overwrite: bool = F
         "format_version": FORMAT_VERSION,
         "indicifeval_version": __version__,
         "created_at": now_iso(),
-        "scoring": result.scoring,
+        "scoring": str(result.scoring),
         "inputs": result.inputs,
         "options": result.options,
         "files": [MANIFEST, ROWS, RESPONSES, SCORES, SUMMARY],
