@@ -12,20 +12,20 @@ from typing import Any
 
 from indicifeval.core.errors import Source
 from indicifeval.core.modes import ScoringMode
-from indicifeval.rewards.verdicts import RewardScorer
+from indicifeval.rewards.verdicts import RewardScorer, legacy_think
 
 # the dataset columns a TRL reward function reads (TRL passes every column as a keyword argument)
 COLUMNS = ("key", "language", "subset", "instruction_id_list", "kwargs")
 
 
-def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, think: str = "strip",
+def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, strip_reasoning: bool = True,
         data: str | Path | None = None, name: str | None = None) -> Callable[..., list[float]]:
     """A reward function with TRL's ``reward_funcs`` signature: ``(prompts, completions,
     **columns) -> list[float]``. Completions may be plain strings or conversational (lists of
     messages); the columns are those ``export --format trl`` writes (``instruction_id_list``,
     ``kwargs`` as JSON text or a list of dicts, ``language``), or ``key`` with ``data``. TRL
     logs it as ``rewards/<name>``: ``indicifeval_all`` unless ``name`` is given."""
-    scorer = RewardScorer(scoring, reward, think, data)
+    scorer = RewardScorer(scoring, reward, strip_reasoning, data)
 
     def reward_fn(prompts: list[Any] | None = None, completions: list[Any] | None = None,
                   **columns: Any) -> list[float]:
@@ -44,19 +44,20 @@ def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, 
 
 
 @lru_cache(maxsize=8)
-def _scorer(scoring: ScoringMode | str, reward: str, think: str) -> RewardScorer:
-    return RewardScorer(scoring, reward, think)
+def _scorer(scoring: ScoringMode | str, reward: str, strip_reasoning: bool) -> RewardScorer:
+    return RewardScorer(scoring, reward, strip_reasoning)
 
 
 def verl_compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
                        reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED,
-                       think: str = "strip") -> dict[str, float]:
+                       strip_reasoning: bool = True, think: str | None = None) -> dict[str, float]:
     """verl's ``compute_score``: ``ground_truth`` is what ``export --format verl`` writes in
     ``reward_model.ground_truth`` (JSON text of ``{language, instruction_id_list, kwargs}``, or
     that dict). Returns ``score`` (the reward) and the four accuracies, which verl logs beside it;
-    the settings come from ``custom_reward_function.reward_kwargs``."""
+    the settings come from ``custom_reward_function.reward_kwargs`` (``think: strip|keep``, their
+    first spelling, is still read)."""
     truth = json.loads(ground_truth) if isinstance(ground_truth, (str, bytes)) else dict(ground_truth)
-    scorer = _scorer(scoring, reward, think)
+    scorer = _scorer(scoring, reward, legacy_think(think, strip_reasoning))
     source = Source(f"ground_truth of {data_source}", None)
     row, args = scorer.row(truth, source)
     v = scorer.verdict(row, args, solution_str, source)

@@ -36,7 +36,7 @@ class ServeSettings:
 
     scoring: str = "fixed"
     reward: str = "all"
-    think: str = "strip"
+    strip_reasoning: bool = True
     data: str | None = None
     max_body_bytes: int = 32 * 2**20
     max_batch: int = 4096
@@ -105,13 +105,13 @@ class Verifier:
 
     def __init__(self, settings: ServeSettings):
         self.settings = settings
-        self.scorer = RewardScorer(settings.scoring, settings.reward, settings.think, settings.data,
+        self.scorer = RewardScorer(settings.scoring, settings.reward, settings.strip_reasoning, settings.data,
                                    settings.max_answer_chars)
 
     async def health(self, request: Request) -> Response:
         s = self.settings
         return _json({"status": "ok", "version": __version__, "scoring": str(self.scorer.mode), "reward": s.reward,
-                      "think": s.think, "data": os.path.basename(s.data) if s.data else None})
+                      "strip_reasoning": s.strip_reasoning, "data": os.path.basename(s.data) if s.data else None})
 
     async def instructions(self, request: Request) -> Response:
         from indicifeval.checkers import REGISTRY, available_ids

@@ -20,7 +20,6 @@ from indicifeval.scoring.engine import resolve_row, score_row
 from indicifeval.text.reasoning import split_reasoning
 
 REWARDS = ("all", "fraction", "loose-fraction")  # prompt-level strict, instruction-level strict, loose
-THINK = ("strip", "keep")
 ITEM_FIELDS = ("key", "language", "subset", "instruction_id_list", "kwargs", "prompt", "response")
 
 
@@ -95,11 +94,12 @@ class RewardScorer:
     dataset whose rows items may name by key. Parsed rows are remembered (an RL batch asks the
     same prompt for many answers)."""
 
-    def __init__(self, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all", think: str = "strip",
-                 data: str | Path | Iterable[Row] | None = None, max_answer_chars: int | None = None):
+    def __init__(self, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
+                 strip_reasoning: bool = True, data: str | Path | Iterable[Row] | None = None,
+                 max_answer_chars: int | None = None):
         self.mode = ScoringMode(scoring)
         self.reward = _choice(reward, REWARDS, "reward")
-        self.think = _choice(think, THINK, "think")
+        self.strip_reasoning = strip_reasoning
         self.max_answer_chars = max_answer_chars
         self._by_key: dict[Any, list[Row]] = {}
         self._rows: dict[str, tuple[Row, list[dict]]] = {}
@@ -161,7 +161,7 @@ class RewardScorer:
         if text is not None and self.max_answer_chars is not None and len(text) > self.max_answer_chars:
             raise (where or Source("answer", None)).error(
                 f"the answer is {len(text):,} characters, over the limit of {self.max_answer_chars:,}", "response")
-        if text is not None and self.think == "strip":
+        if text is not None and self.strip_reasoning:
             text = split_reasoning(text).answer
         score: RowScore = score_row(row, text, self.mode, args)
         return Verdict(row.key if key is None else key, row.language, row.instruction_id_list, tuple(score.strict),
@@ -186,10 +186,18 @@ def _json_field(text: str, where: Source, name: str) -> Any:
 
 
 def score_batch(items: Iterable[dict], *, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
-                think: str = "strip", data: str | Path | None = None) -> list[Verdict]:
+                strip_reasoning: bool = True, data: str | Path | None = None) -> list[Verdict]:
     """Verdicts for items ``{language, instruction_id_list, kwargs, response}`` (or ``{key,
     response}`` with ``data``), in order."""
-    return RewardScorer(scoring, reward, think, data).score(items)
+    return RewardScorer(scoring, reward, strip_reasoning, data).score(items)
 
 
-__all__ = ["ITEM_FIELDS", "REWARDS", "THINK", "RewardScorer", "Verdict", "answer_text", "reward_of", "score_batch"]
+def legacy_think(think: str | None, strip_reasoning: bool) -> bool:
+    """``strip_reasoning``, or what the setting's first spelling said (``think: strip|keep``, as
+    verl configs and serve command lines written for indicifeval 0.1 still say)."""
+    if think is None:
+        return strip_reasoning
+    return _choice(think, ("strip", "keep"), "think") == "strip"
+
+
+__all__ = ["ITEM_FIELDS", "REWARDS", "RewardScorer", "Verdict", "answer_text", "reward_of", "score_batch"]
