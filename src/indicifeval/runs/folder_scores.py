@@ -12,7 +12,8 @@ from indicifeval.dataset import Row, load_rows
 from indicifeval.records import Generation, RunManifest
 from indicifeval.records.layout import ROWS
 from indicifeval.runs.store import RunStore, now_iso
-from indicifeval.scoring.api import ScoreResult, score_rows
+from indicifeval.scoring.api import score_rows
+from indicifeval.scoring.output import ScoreResult
 from indicifeval.scoring.summary import summarize
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from indicifeval.core.errors import InputError
 from indicifeval.core.files import StagedFiles
@@ -23,6 +23,9 @@ from indicifeval.core.log import JsonlLog
 from indicifeval.dataset import Row, write_rows_jsonl
 from indicifeval.records import RunManifest
 from indicifeval.records.layout import GENERATIONS, ROWS, score_file_names
+
+if TYPE_CHECKING:
+    from indicifeval.scoring.output import ScoreResult
 
 # Manifest fields that change what is generated; a run only resumes if all of them agree.
 
@@ -115,7 +118,7 @@ class RunStore:
         self.log.close()
 
     # -- scores -----------------------------------------------------------------------------
-    def write_scores(self, result: Any, manifest: RunManifest) -> list[Path]:
+    def write_scores(self, result: ScoreResult, manifest: RunManifest) -> list[Path]:
         """Write a ScoreResult under its mode's names and record it in ``manifest`` (which the
         caller writes); the scores and summary replace their old versions together."""
         from indicifeval.scoring.output import write_scores

@@ -8,7 +8,6 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,27 +23,9 @@ from indicifeval.dataset import (
     select,
 )
 from indicifeval.scoring.engine import RowScore, resolve_row, score_row
-from indicifeval.scoring.output import describe_input, write_score_folder
+from indicifeval.scoring.output import ScoreResult, describe_input
 from indicifeval.scoring.summary import summarize
 from indicifeval.text.reasoning import CLOSE_TAG, OPEN_TAG, split_reasoning
-
-
-@dataclass
-class ScoreResult:
-    scores: list[RowScore]
-    summary: dict
-    scoring: ScoringMode
-    notes: list[str] = field(default_factory=list)
-    rows: list[Row] | None = None  # the rows scored, in order
-    responses: list[str | None] | None = None  # the answer each row was scored on
-    inputs: dict[str, Any] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def write(self, out_dir: str | Path, overwrite: bool = False) -> Path:
-        """A complete score folder in ``out_dir`` (see ``scoring.output``). Refuses a non-empty
-        folder that ``score`` did not make unless ``overwrite``."""
-        return write_score_folder(self, out_dir, overwrite)
-
 
 # The jobs of the scoring run in progress, for forked workers to read instead of receiving them
 # pickled (the rows and answers of a benchmark are tens of MB; a fork shares them for free).
