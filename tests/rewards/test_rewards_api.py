@@ -113,7 +113,7 @@ def test_the_first_spelling_of_the_reasoning_setting_is_still_read():
     for argv, strip in (([], True), (["--keep-reasoning"], False), (["--think", "keep"], False),
                         (["--think", "strip"], True)):
         args = parser.parse_args(["serve", *argv])
-        assert legacy_think(args.think, args.strip_reasoning) is strip, argv
+        assert legacy_think(args.think, not args.keep_reasoning) is strip, argv
 
 
 @pytest.mark.parametrize("response", [None, "", "   ", 42, {"content": None}, [], [{"role": "user"}], "\ud800 lone",

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 class HelpFormatter(argparse.HelpFormatter):
     """Shows each option's default after its help, unless the default says nothing (None,
-    False, a flag that takes no value) or the help already names it."""
+    False) or the help already names it."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
                  width: int | None = None) -> None:
@@ -36,7 +36,7 @@ class HelpFormatter(argparse.HelpFormatter):
         text = action.help or ""
         default = action.default
         if ("%(default)" in text or "default" in text.lower() or default in (None, False, argparse.SUPPRESS)
-                or not action.option_strings or action.nargs == 0):  # a flag alone (--help, --keep-...)
+                or not action.option_strings or isinstance(action, argparse._HelpAction)):
             return text
         return f"{text} (default: %(default)s)"
 

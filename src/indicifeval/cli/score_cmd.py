@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--overwrite", action="store_true", help="write into a non-empty --out that `score` did not make")
     p.add_argument("--allow-missing", action="store_true",
                    help="score rows without a response (or with a null one) as failing")
-    p.add_argument("--keep-reasoning", dest="strip_reasoning", action="store_false",
+    p.add_argument("--keep-reasoning", action="store_true",
                    help="score responses as they are (otherwise a <think>…</think> block is cut off first)")
     p.add_argument("--workers", type=int, default=1, help="processes to score with (0 = one per core)")
     p.add_argument("--quiet", action="store_true", help="no table, no progress bar")
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         result = score(args.data, responses, language=args.language, subset=args.subset,
                        languages=args.languages, subsets=args.subsets, tags=split_list(args.tags),
                        scoring=ScoringMode(args.scoring), allow_missing=args.allow_missing,
-                       strip_reasoning=args.strip_reasoning, workers=args.workers, on_progress=advance,
+                       strip_reasoning=not args.keep_reasoning, workers=args.workers, on_progress=advance,
                        on_total=advance.total)
     out = result.write(args.out, overwrite=args.overwrite)
     from indicifeval.cli.next_steps import after_scores

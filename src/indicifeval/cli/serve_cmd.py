@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--reward", choices=("all", "fraction", "loose-fraction"), default="all",
                    help="all: 1 when every instruction is followed (strict), else 0; fraction: the share followed "
                    "(strict); loose-fraction: the share followed (loose)")
-    p.add_argument("--keep-reasoning", dest="strip_reasoning", action="store_false",
+    p.add_argument("--keep-reasoning", action="store_true",
                    help="score answers as they are (otherwise a <think>…</think> block is cut off first, as run and "
                    "score do)")
     p.add_argument("--think", choices=("strip", "keep"), help=argparse.SUPPRESS)  # 0.1's spelling, still read
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1 or args.max_batch < 1 or args.max_answer_chars < 1 or args.max_body_mb <= 0:
         raise InputError("--workers, --max-batch, --max-answer-chars and --max-body-mb must be above 0",
                          field="workers")
-    strip_reasoning = legacy_think(args.think, args.strip_reasoning)
+    strip_reasoning = legacy_think(args.think, not args.keep_reasoning)
     settings = ServeSettings(args.scoring, args.reward, strip_reasoning, args.data, int(args.max_body_mb * 2**20),
                              args.max_batch, args.max_answer_chars)
     app = create_app(settings)  # bad settings or --data: said now, once (each of N workers makes its own)
