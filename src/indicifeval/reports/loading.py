@@ -16,26 +16,13 @@ from indicifeval.core.jsonl import read_jsonl
 from indicifeval.core.modes import ScoringMode
 from indicifeval.dataset import InputError
 from indicifeval.records.layout import GENERATIONS, RESPONSES, ROWS, SCORES, score_file_names
+from indicifeval.records.scores import read_scores
 from indicifeval.reports.families import family_of
 from indicifeval.reports.model import RunInfo
 from indicifeval.reports.rundata import PARALLEL_TAGS, RunBuilder, RunData, Vocabulary
-from indicifeval.reports.samples import NO_ANSWER, read_answers, row_uid, sample
+from indicifeval.reports.samples import NO_ANSWER, read_answers, row_uid, sample, score_uid
 
 Sink = Callable[[dict], None]  # takes each sample of a run (prompt, answer, verdicts) as it is read
-
-_SCORE_FIELDS = {"key": None, "language": str, "subset": str, "instruction_id_list": list, "strict": list,
-                 "loose": list, "prompt_strict": bool, "prompt_loose": bool}
-
-
-def _checked(source, record: dict) -> dict:
-    """A scores line with the fields the analyses read (the error names file, line, field)."""
-    for name, kind in _SCORE_FIELDS.items():
-        if name not in record:
-            raise source.error("a scores line needs this field (score the folder again?)", name)
-        if kind is not None and not isinstance(record[name], kind):
-            raise source.error(f"must be a {kind.__name__}, got {type(record[name]).__name__}", name)
-    return record
-
 
 def _rows(path: Path, prompts: bool) -> tuple[dict[tuple, tuple[bool, Any]], dict[tuple, Any]]:
     """What the tables need of rows.jsonl (is a row tagged parallel, its answer language), and
@@ -70,9 +57,8 @@ def score_file(folder: Path, manifest: dict, scoring: ScoringMode | None) -> tup
 def _scored_mode(path: Path) -> str | None:
     if not path.exists():
         return None
-    for _, record in read_jsonl(path):
-        return str(record.get("scoring") or "fixed")
-    return None
+    first = next(read_scores(path), None)
+    return None if first is None else first.scoring
 
 
 def load_run(folder: str | Path, family_map: dict | None = None, scoring: ScoringMode | None = None,
@@ -101,12 +87,11 @@ def load_run(folder: str | Path, family_map: dict | None = None, scoring: Scorin
     facts, prompts = _rows(folder / ROWS, samples is not None)
     answers = read_answers(folder, answers_file) if samples is not None else {}
     builder = RunBuilder(info, vocabulary or Vocabulary())
-    for source, record in read_jsonl(scores_path):
-        _checked(source, record)
-        uid = row_uid(record)
-        builder.add(record, facts.get(uid))
+    for score in read_scores(scores_path):
+        uid = score_uid(score)
+        builder.add(score, facts.get(uid))
         if samples is not None:
-            samples(sample(info.name, record, prompts.get(uid), answers.get(uid, NO_ANSWER)))
+            samples(sample(info.name, score, prompts.get(uid), answers.get(uid, NO_ANSWER)))
     data = builder.finish()
     data.source = {"folder": str(folder), "scores": scores_name, "rows": ROWS if (folder / ROWS).exists() else None,
                    "answers": answers_file}

@@ -36,7 +36,9 @@ def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, 
             source = Source("reward batch", i + 1)
             item = {c: values[i] for c, values in given.items()}
             row, args = scorer.row(item, source)
-            out.append(scorer.verdict(row, args, completion, source).reward)
+            verdict = scorer.verdict(row, args, completion, source)
+            assert verdict.reward is not None  # a RewardScorer's verdict carries its reward
+            out.append(verdict.reward)
         return out
 
     reward_fn.__name__ = reward_fn.__qualname__ = name or f"indicifeval_{reward.replace('-', '_')}"
@@ -61,6 +63,7 @@ def verl_compute_score(data_source: str, solution_str: str, ground_truth: Any, e
     source = Source(f"ground_truth of {data_source}", None)
     row, args = scorer.row(truth, source)
     v = scorer.verdict(row, args, solution_str, source)
+    assert v.reward is not None  # a RewardScorer's verdict carries its reward
     n = len(v.strict) or 1
     return {"score": v.reward, "prompt_strict": float(v.prompt_strict), "prompt_loose": float(v.prompt_loose),
             "instruction_strict": sum(v.strict) / n, "instruction_loose": sum(v.loose) / n}

@@ -17,7 +17,7 @@ from indicifeval._version import __version__
 from indicifeval.core.files import StagedFiles, sha256_of
 from indicifeval.core.folders import claim, prepare, remove_stale
 from indicifeval.core.modes import ScoringMode
-from indicifeval.records import Row, RowScore
+from indicifeval.records import Row, RowScore, score_line
 from indicifeval.records.layout import MANIFEST, RESPONSES, ROWS, SCORES, SUMMARY
 
 FORMAT_VERSION = 1  # of the score folder's manifest
@@ -111,5 +111,5 @@ def write_scores(files: StagedFiles, result: ScoreResult, scores_name: str = SCO
     """Stage a result's scores and summary (the part a run folder shares with a score folder)."""
     with files.open(scores_name) as fh:
         for s in result.scores:
-            fh.write(dumps_line(s.to_json()))
+            fh.write(score_line(s))
     files.write_text(summary_name, json.dumps(result.summary, ensure_ascii=False, indent=2) + "\n")
