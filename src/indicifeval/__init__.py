@@ -23,13 +23,14 @@ if TYPE_CHECKING:  # the lazy exports below, for type checkers and IDEs
     from indicifeval.runs.backends.spec import ModelSpec
     from indicifeval.runs.requests import SamplingSettings
     from indicifeval.runs.runner import DataOptions, run
-    from indicifeval.scoring.api import ScoreResult, score, score_rows
+    from indicifeval.scoring.api import score, score_rows
+    from indicifeval.scoring.output import ScoreResult
 
 # name -> module it lives in; imported on first use so `import indicifeval` stays cheap
 _EXPORTS = {
     "score": "indicifeval.scoring.api",
     "score_rows": "indicifeval.scoring.api",
-    "ScoreResult": "indicifeval.scoring.api",
+    "ScoreResult": "indicifeval.scoring.output",
     "ScoringMode": "indicifeval.checkers.rules",
     "load_rows": "indicifeval.dataset",
     "load_responses": "indicifeval.dataset",

@@ -92,9 +92,28 @@ def test_reasoning_is_stripped_unless_kept():
     item = {"language": "en", "instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}]}
     answer = "<think>first, then, finally</think>The answer has no commas at all."
     assert score_batch([{**item, "response": answer}])[0].reward == 1.0
-    assert score_batch([{**item, "response": answer}], think="keep")[0].reward == 0.0
+    assert score_batch([{**item, "response": answer}], strip_reasoning=False)[0].reward == 0.0
     unterminated = score_batch([{**item, "response": "<think>it ran out of tokens"}])[0]
     assert unterminated.reward == 0.0
+
+
+def test_the_first_spelling_of_the_reasoning_setting_is_still_read():
+    """verl configs and serve command lines written for 0.1 say ``think: strip|keep``."""
+    truth = {"language": "en", "instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}]}
+    answer = "<think>first, then, finally</think>The answer has no commas at all."
+    assert verl_compute_score("x", answer, truth, think="keep")["score"] == 0.0
+    assert verl_compute_score("x", answer, truth, think="strip")["score"] == 1.0
+    assert verl_compute_score("x", answer, truth, strip_reasoning=False)["score"] == 0.0
+    with pytest.raises(InputError, match="think must be one of strip, keep"):
+        verl_compute_score("x", answer, truth, think="drop")
+    from indicifeval.cli import build_parser
+    from indicifeval.rewards.verdicts import legacy_think
+
+    parser = build_parser("serve")
+    for argv, strip in (([], True), (["--keep-reasoning"], False), (["--think", "keep"], False),
+                        (["--think", "strip"], True)):
+        args = parser.parse_args(["serve", *argv])
+        assert legacy_think(args.think, not args.keep_reasoning) is strip, argv
 
 
 @pytest.mark.parametrize("response", [None, "", "   ", 42, {"content": None}, [], [{"role": "user"}], "\ud800 lone",

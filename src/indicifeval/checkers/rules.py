@@ -203,8 +203,8 @@ class Rules:
     def __init__(self, profile: LanguageProfile, subset: str, mode: ScoringMode):
         self.profile = profile
         self.subset = subset
-        self.mode = ScoringMode(mode)
-        self.paper = self.mode is ScoringMode.PAPER
+        self.mode = mode
+        self.paper = mode == ScoringMode.PAPER  # (==: the plain "paper" of an untyped caller is the same mode)
         self.ifeval = profile.text_rules == "ifeval"  # English: IFEval's own rules, both modes
         self.indic_fixed = not self.paper and not self.ifeval
         quirks = profile.paper
@@ -326,5 +326,5 @@ def _ifeval_bounded_regex(word: str, raw: bool) -> re.Pattern:
 
 
 @cache
-def get_rules(language: str, subset: str, mode: ScoringMode | str) -> Rules:
-    return Rules(get_profile(language), subset, ScoringMode(mode))
+def get_rules(language: str, subset: str, mode: ScoringMode) -> Rules:
+    return Rules(get_profile(language), subset, mode)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from indicifeval.cli.common import add_parser
+from indicifeval.core.modes import ScoringMode
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,27 +30,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--languages", default="all", help="languages to export, e.g. hi,ta")
     p.add_argument("--subsets", default="trans,ground", help="subsets to export")
     p.add_argument("--tags", default="", help="keep rows with all of these tags (not:TAG: without it)")
-    p.add_argument("--scoring", choices=("fixed", "paper"), default="fixed",
+    p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed",
                    help="the checker set the reward will use: paper leaves out rows it cannot score")
     p.set_defaults(handler=run, data_argument="DATA")
 
 
 def run(args: argparse.Namespace) -> int:
-    from indicifeval.checkers import REGISTRY, ScoringMode
+    from indicifeval.checkers import REGISTRY
     from indicifeval.cli.common import split_list
     from indicifeval.core.errors import InputError
     from indicifeval.dataset import load_dataset
     from indicifeval.rewards.export import export_rows
     from indicifeval.scoring.engine import resolve_row
 
+    mode = ScoringMode(args.scoring)
     dataset = load_dataset(args.subsets, args.languages, args.data, tags=split_list(args.tags) or None)
     rows = dataset.rows
-    if args.scoring == "paper":
+    if mode is ScoringMode.PAPER:
         rows = [r for r in rows if not any(REGISTRY[i].fixed_only for i in r.instruction_id_list)]
         if not rows:
             raise InputError("no rows left: paper scoring cannot score the instructions beyond the paper, and every "
                              "row asks for one (export them with --scoring fixed)", args.data)
-    mode = ScoringMode(args.scoring)
     for row in rows:  # every exported row can be scored by the reward: a bad kwarg is said now, not mid-training
         resolve_row(row, mode)
     exclude = [r for data in args.exclude for r in load_dataset(("trans", "ground"), "all", data).rows]

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from indicifeval.cli.common import add_parser
+from indicifeval.core.modes import ScoringMode
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--metric", default="prompt_loose",
                    choices=["prompt_loose", "prompt_strict", "inst_loose", "inst_strict"],
                    help="the headline metric (prompt_loose is the paper's)")
-    p.add_argument("--scoring", choices=["fixed", "paper"],
+    p.add_argument("--scoring", choices=[m.value for m in ScoringMode],
                    help="which scores of each run to read (default: the mode each run was made with)")
     p.add_argument("--mixed-scoring", action="store_true",
                    help="allow runs scored in different modes in one report")
@@ -39,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from indicifeval.cli.output import console, err_console, progress_bar
     from indicifeval.reports.api import report, steps_needed
 
+    mode = None if args.scoring is None else ScoringMode(args.scoring)
     total = steps_needed(len(args.runs), not args.no_plots, not args.no_html)
     with progress_bar(total, "report", enabled=not args.quiet, min_total=1) as bar:
         def step(description: str) -> None:
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
         rep = report(args.runs, args.out, args.metric, seed=args.seed, n_boot=args.bootstrap,
                      family_map=args.families, include_paper=not args.no_paper, plots=not args.no_plots,
-                     html=not args.no_html, scoring=args.scoring, mixed_scoring=args.mixed_scoring,
+                     html=not args.no_html, scoring=mode, mixed_scoring=args.mixed_scoring,
                      overwrite=args.overwrite, step=step)
     if not args.quiet:
         for note in rep.notes:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from indicifeval.checkers import ScoringMode
 from indicifeval.cli.common import add_parser, split_list
 from indicifeval.cli.option_flags import add_model_flags, model_spec
+from indicifeval.core.modes import ScoringMode
 from indicifeval.runs.backends.options import OPTIONS
 from indicifeval.runs.requests import DEFAULT_MAX_ANSWER_CHARS, DEFAULT_MAX_TOKENS
 
@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
     data = DataOptions(source=args.data, subsets=split_list(args.subsets), languages=args.languages,
                        tags=split_list(args.tags), limit=args.limit, revision=args.revision)
     with run_progress(enabled=not args.quiet) as (on_total, on_progress):
-        outcome = run_model(spec, args.out, data, scoring=args.scoring, on_total=on_total, on_progress=on_progress,
-                            max_answer_chars=args.max_answer_chars, overwrite=args.overwrite)
+        outcome = run_model(spec, args.out, data, scoring=ScoringMode(args.scoring), on_total=on_total,
+                            on_progress=on_progress, max_answer_chars=args.max_answer_chars, overwrite=args.overwrite)
     from indicifeval.cli.next_steps import after_scores
 
     report_result(outcome.result.summary, outcome.notes,

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar(None, "scoring", enabled=not args.quiet) as advance:
         result = score(args.data, responses, language=args.language, subset=args.subset,
                        languages=args.languages, subsets=args.subsets, tags=split_list(args.tags),
-                       scoring=args.scoring, allow_missing=args.allow_missing,
+                       scoring=ScoringMode(args.scoring), allow_missing=args.allow_missing,
                        strip_reasoning=not args.keep_reasoning, workers=args.workers, on_progress=advance,
                        on_total=advance.total)
     out = result.write(args.out, overwrite=args.overwrite)
@@ -78,12 +78,13 @@ def rescore_run(args: argparse.Namespace) -> int:
     from indicifeval.core.folders import claim
     from indicifeval.runs.folder_scores import rescore, score_folder
 
+    mode = ScoringMode(args.scoring)
     if args.out:  # a copy elsewhere, as a score folder
         claim(args.out, "score", args.overwrite)
-        result = score_folder(args.run, args.scoring)
+        result = score_folder(args.run, mode)
         out = result.write(args.out, overwrite=args.overwrite)
         written = [out / SCORES, out / SUMMARY]
     else:
-        result, written = rescore(args.run, args.scoring)
+        result, written = rescore(args.run, mode)
     report_result(result.summary, result.notes, "wrote " + " and ".join(str(p) for p in written), quiet=args.quiet)
     return 0

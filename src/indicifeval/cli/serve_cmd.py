@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from indicifeval.cli.common import add_parser
+from indicifeval.core.modes import ScoringMode
 
 DEFAULT_PORT = 8088
 
@@ -21,12 +22,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (0.0.0.0: every interface)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help="the port")
     p.add_argument("--workers", type=int, default=1, help="worker processes (a killed one is replaced)")
-    p.add_argument("--scoring", choices=("fixed", "paper"), default="fixed", help="the checker set")
+    p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed", help="the checker set")
     p.add_argument("--reward", choices=("all", "fraction", "loose-fraction"), default="all",
                    help="all: 1 when every instruction is followed (strict), else 0; fraction: the share followed "
                    "(strict); loose-fraction: the share followed (loose)")
-    p.add_argument("--think", choices=("strip", "keep"), default="strip",
-                   help="strip: score only what follows </think>, as run does; keep: score the whole answer")
+    p.add_argument("--keep-reasoning", action="store_true",
+                   help="score answers as they are (otherwise a <think>…</think> block is cut off first, as run and "
+                   "score do)")
+    p.add_argument("--think", choices=("strip", "keep"), help=argparse.SUPPRESS)  # 0.1's spelling, still read
     p.add_argument("--data", help="rows that items may name by key (a file, folder, 'sample' or 'hub')")
     p.add_argument("--max-body-mb", type=float, default=32.0, help="the largest request body")
     p.add_argument("--max-batch", type=int, default=4096, help="the most items in one /score request")
@@ -47,11 +50,13 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from indicifeval.rewards.server import SETTINGS_ENV, ServeSettings, create_app, settings_to_env
+    from indicifeval.rewards.verdicts import legacy_think
 
     if args.workers < 1 or args.max_batch < 1 or args.max_answer_chars < 1 or args.max_body_mb <= 0:
         raise InputError("--workers, --max-batch, --max-answer-chars and --max-body-mb must be above 0",
                          field="workers")
-    settings = ServeSettings(args.scoring, args.reward, args.think, args.data, int(args.max_body_mb * 2**20),
+    strip_reasoning = legacy_think(args.think, not args.keep_reasoning)
+    settings = ServeSettings(args.scoring, args.reward, strip_reasoning, args.data, int(args.max_body_mb * 2**20),
                              args.max_batch, args.max_answer_chars)
     app = create_app(settings)  # bad settings or --data: said now, once (each of N workers makes its own)
     sock = listen(args.host, args.port)  # a busy port or a bad address: one line, before the banner

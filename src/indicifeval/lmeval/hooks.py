@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from indicifeval.checkers import ScoringMode
-from indicifeval.dataset import Source, parse_row
+from indicifeval.dataset import InputError, Source, parse_row
 from indicifeval.languages import composition
 from indicifeval.scoring.engine import score_row
 from indicifeval.text.reasoning import split_reasoning
@@ -48,12 +48,13 @@ def hook_name(subset: str, language: str) -> str:
 
 
 def scoring_mode() -> ScoringMode:
+    """The mode the environment asks for (read at each call, so a harness may switch it)."""
     value = os.environ.get(SCORING_ENV, "").strip().lower() or ScoringMode.FIXED.value
     try:
         return ScoringMode(value)
-    except ValueError:
+    except InputError:
         choices = ", ".join(m.value for m in ScoringMode)
-        raise ValueError(f"{SCORING_ENV}={value!r}: choose one of {choices}") from None
+        raise InputError(f"{SCORING_ENV}={value!r}: choose one of {choices}", field=SCORING_ENV) from None
 
 
 def _response_text(results: Any) -> str | None:

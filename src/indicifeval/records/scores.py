@@ -1,13 +1,25 @@
-"""One row's verdicts (a ``scores.jsonl`` line)."""
+"""One row's verdicts: a ``scores.jsonl`` line (``score`` and ``run`` folders alike), and a
+reward's verdict (``rewards.score_batch``, ``indicifeval serve``'s ``/score``), which carries
+the reward beside them. One record, one writer (``score_line``), one reader (``read_scores``),
+so every tool writes and reads the same line."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from indicifeval.core.errors import InputError, Source
+from indicifeval.core.jsonl import read_jsonl
 from indicifeval.records.ids import RowId
 
 SCORE_FORMAT = 1
+
+# the fields a reader needs, with their types (None: any JSON value); the others have defaults
+_REQUIRED: dict[str, type | None] = {"key": None, "language": str, "subset": str, "instruction_id_list": list,
+                                     "strict": list, "loose": list, "prompt_strict": bool, "prompt_loose": bool}
 
 
 @dataclass
@@ -24,6 +36,7 @@ class RowScore:
     response_missing: bool
     scoring: str
     version: str
+    reward: float | None = None  # a reward's verdict only: scores.jsonl lines carry none
 
     @property
     def id(self) -> RowId:
@@ -31,15 +44,49 @@ class RowScore:
 
     def to_json(self) -> dict:
         # built by hand: dataclasses.asdict deep-copies every list, ten times slower
-        return {"key": self.key, "language": self.language, "subset": self.subset,
-                "instruction_id_list": self.instruction_id_list, "strict": self.strict, "loose": self.loose,
-                "prompt_strict": self.prompt_strict, "prompt_loose": self.prompt_loose,
-                "explanations": self.explanations, "response_missing": self.response_missing,
-                "scoring": self.scoring, "version": self.version, "format_version": SCORE_FORMAT}
+        out = {"key": self.key, "language": self.language, "subset": self.subset,
+               "instruction_id_list": self.instruction_id_list, "strict": self.strict, "loose": self.loose,
+               "prompt_strict": self.prompt_strict, "prompt_loose": self.prompt_loose,
+               "explanations": self.explanations, "response_missing": self.response_missing,
+               "scoring": self.scoring, "version": self.version}
+        if self.reward is not None:
+            out["reward"] = self.reward
+        out["format_version"] = SCORE_FORMAT
+        return out
 
     @classmethod
-    def from_json(cls, data: dict) -> RowScore:
-        return cls(data["key"], data["language"], data["subset"], list(data["instruction_id_list"]),
-                   list(data["strict"]), list(data["loose"]), bool(data["prompt_strict"]),
-                   bool(data["prompt_loose"]), list(data.get("explanations") or []),
-                   bool(data.get("response_missing")), data.get("scoring", "fixed"), data.get("version", ""))
+    def from_json(cls, data: dict, source: Source | None = None) -> RowScore:
+        """The record of a line; a missing or mistyped field is an InputError naming it (and the
+        file and line, given ``source``). Lines written before ``scoring`` and ``version`` were
+        recorded read as fixed mode, version unknown."""
+        for name, kind in _REQUIRED.items():
+            if name not in data:
+                raise _error(source, "a scores line needs this field (score the folder again?)", name)
+            if kind is not None and not isinstance(data[name], kind):
+                raise _error(source, f"must be a {kind.__name__}, got {type(data[name]).__name__}", name)
+        reward = data.get("reward")
+        return cls(data["key"], data["language"], data["subset"], data["instruction_id_list"], data["strict"],
+                   data["loose"], data["prompt_strict"], data["prompt_loose"], data.get("explanations") or [],
+                   bool(data.get("response_missing")), str(data.get("scoring") or "fixed"),
+                   str(data.get("version") or ""), None if reward is None else float(reward))
+
+
+def _error(source: Source | None, message: str, field: str) -> InputError:
+    return source.error(message, field) if source is not None else InputError(message, field=field)
+
+
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps' work, without its per-call set-up
+
+
+def score_line(score: RowScore) -> str:
+    """The JSON line of a verdict, as every scores file holds it."""
+    return _encode(score.to_json()) + "\n"
+
+
+def read_scores(path: str | Path) -> Iterator[RowScore]:
+    """The verdicts of a scores file, line by line (any version this package wrote)."""
+    for source, record in read_jsonl(path):
+        yield RowScore.from_json(record, source)
+
+
+__all__ = ["SCORE_FORMAT", "RowScore", "read_scores", "score_line"]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError
 from indicifeval.core.folders import StagedFolder, claim, write_manifest
+from indicifeval.core.modes import ScoringMode
 from indicifeval.reports import units  # noqa: F401  registers the built-in analyses, in the report's order
 from indicifeval.reports.analyses import METRIC_NAMES, Analyses
 from indicifeval.reports.families import load_family_map
@@ -55,7 +56,7 @@ def build_report(
     n_boot: int = 1000,
     family_map: str | Path | None = None,
     include_paper: bool = True,
-    scoring: str | None = None,
+    scoring: ScoringMode | None = None,
     mixed_scoring: bool = False,
     step: Step = _no_step,
     sample_files: SampleFiles | None = None,
@@ -93,7 +94,7 @@ def report(
     include_paper: bool = True,
     plots: bool = True,
     html: bool = True,
-    scoring: str | None = None,
+    scoring: ScoringMode | str | None = None,
     mixed_scoring: bool = False,
     overwrite: bool = False,
     step: Step = _no_step,
@@ -104,6 +105,7 @@ def report(
     and each report replaces the previous one's files as a whole (stale ones removed).
     ``scoring`` picks each run's fixed or paper scores (default: the mode it was made with).
     """
+    mode = None if scoring is None else ScoringMode(scoring)
     if plots:
         require_matplotlib()
     previous = claim(out, "report", overwrite)
@@ -117,7 +119,7 @@ def report(
 
                 sample_files = SampleFiles(stage.path, [])
             rep = build_report(run_dirs, metric, seed=seed, n_boot=n_boot, family_map=family_map,
-                               include_paper=include_paper, scoring=scoring, mixed_scoring=mixed_scoring, step=step,
+                               include_paper=include_paper, scoring=mode, mixed_scoring=mixed_scoring, step=step,
                                sample_files=sample_files)
             figures = []
             if plots:  # first: a missing-fonts note must reach report.md too
@@ -139,5 +141,6 @@ def report(
     write_manifest(out, {"tool": "report", "format_version": 1, "indicifeval_version": __version__,
                          "created_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                          "runs": [str(Path(d)) for d in run_dirs], "metric": metric, "seed": seed,
-                         "bootstrap": n_boot, "scoring": scoring, "files": sorted(stage.files)})
+                         "bootstrap": n_boot, "scoring": None if mode is None else str(mode),
+                         "files": sorted(stage.files)})
     return rep

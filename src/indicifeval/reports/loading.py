@@ -13,29 +13,17 @@ from typing import Any
 
 from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.core.jsonl import read_jsonl
+from indicifeval.core.modes import ScoringMode
 from indicifeval.dataset import InputError
 from indicifeval.records import model_facts
 from indicifeval.records.layout import GENERATIONS, RESPONSES, ROWS, SCORES, score_file_names
+from indicifeval.records.scores import read_scores
 from indicifeval.reports.families import family_of
 from indicifeval.reports.model import RunInfo
 from indicifeval.reports.rundata import PARALLEL_TAGS, RunBuilder, RunData, Vocabulary
-from indicifeval.reports.samples import NO_ANSWER, read_answers, row_uid, sample
+from indicifeval.reports.samples import NO_ANSWER, read_answers, row_uid, sample, score_uid
 
 Sink = Callable[[dict], None]  # takes each sample of a run (prompt, answer, verdicts) as it is read
-
-_SCORE_FIELDS = {"key": None, "language": str, "subset": str, "instruction_id_list": list, "strict": list,
-                 "loose": list, "prompt_strict": bool, "prompt_loose": bool}
-
-
-def _checked(source, record: dict) -> dict:
-    """A scores line with the fields the analyses read (the error names file, line, field)."""
-    for name, kind in _SCORE_FIELDS.items():
-        if name not in record:
-            raise source.error("a scores line needs this field (score the folder again?)", name)
-        if kind is not None and not isinstance(record[name], kind):
-            raise source.error(f"must be a {kind.__name__}, got {type(record[name]).__name__}", name)
-    return record
-
 
 def _rows(path: Path, prompts: bool) -> tuple[dict[tuple, tuple[bool, Any]], dict[tuple, Any]]:
     """What the tables need of rows.jsonl (is a row tagged parallel, its answer language), and
@@ -50,7 +38,7 @@ def _rows(path: Path, prompts: bool) -> tuple[dict[tuple, tuple[bool, Any]], dic
     return facts, texts
 
 
-def score_file(folder: Path, manifest: dict, scoring: str | None) -> tuple[str, str]:
+def score_file(folder: Path, manifest: dict, scoring: ScoringMode | None) -> tuple[str, str]:
     """(file name, mode) of the scores to read: ``scoring``'s, or the folder's own mode's."""
     tool = tool_of(manifest) or ("score" if not (folder / GENERATIONS).exists() else "run")
     if tool == "score" or not manifest:
@@ -59,7 +47,7 @@ def score_file(folder: Path, manifest: dict, scoring: str | None) -> tuple[str, 
             raise InputError(f"holds {own} scores only; score it again with --scoring {scoring}", str(folder))
         return SCORES, own or "fixed"
     primary = manifest.get("scoring") or "fixed"
-    mode = scoring or primary
+    mode = primary if scoring is None else str(scoring)
     name = score_file_names(mode, primary)[0]
     if not (folder / name).exists():
         raise InputError(f"has no {mode} scores yet: run `indicifeval score --run {folder} --scoring {mode}`",
@@ -70,12 +58,11 @@ def score_file(folder: Path, manifest: dict, scoring: str | None) -> tuple[str, 
 def _scored_mode(path: Path) -> str | None:
     if not path.exists():
         return None
-    for _, record in read_jsonl(path):
-        return str(record.get("scoring") or "fixed")
-    return None
+    first = next(read_scores(path), None)
+    return None if first is None else first.scoring
 
 
-def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | None = None,
+def load_run(folder: str | Path, family_map: dict | None = None, scoring: ScoringMode | None = None,
              vocabulary: Vocabulary | None = None, samples: Sink | None = None) -> RunData:
     """A run folder (``indicifeval run``) or a score folder (``indicifeval score``), with the
     scores of ``scoring`` (default: the mode the folder was made with). ``samples`` gets each
@@ -100,19 +87,18 @@ def load_run(folder: str | Path, family_map: dict | None = None, scoring: str | 
     facts, prompts = _rows(folder / ROWS, samples is not None)
     answers = read_answers(folder, answers_file) if samples is not None else {}
     builder = RunBuilder(info, vocabulary or Vocabulary())
-    for source, record in read_jsonl(scores_path):
-        _checked(source, record)
-        uid = row_uid(record)
-        builder.add(record, facts.get(uid))
+    for score in read_scores(scores_path):
+        uid = score_uid(score)
+        builder.add(score, facts.get(uid))
         if samples is not None:
-            samples(sample(info.name, record, prompts.get(uid), answers.get(uid, NO_ANSWER)))
+            samples(sample(info.name, score, prompts.get(uid), answers.get(uid, NO_ANSWER)))
     data = builder.finish()
     data.source = {"folder": str(folder), "scores": scores_name, "rows": ROWS if (folder / ROWS).exists() else None,
                    "answers": answers_file}
     return data
 
 
-def load_runs(folders: list[str | Path], family_map: dict | None = None, scoring: str | None = None,
+def load_runs(folders: list[str | Path], family_map: dict | None = None, scoring: ScoringMode | None = None,
               mixed_scoring: bool = False, on_run: Callable[[str], None] | None = None,
               samples: Callable[[int], AbstractContextManager[Sink]] | None = None) -> list[RunData]:
     """The runs, each with the scores of ``scoring`` (default: its own mode); runs scored in

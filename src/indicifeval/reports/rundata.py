@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from indicifeval.records.scores import RowScore
 from indicifeval.reports.model import RunInfo
 
 PARALLEL_TAGS = frozenset({"correct", "parallel"})
@@ -128,24 +129,25 @@ class RunBuilder:
         self.parallel: list[bool] = []
         self.names: dict[str, str] = {}  # one string object per language, not one per line
 
-    def add(self, score: dict, row: tuple[bool, str | None] | None) -> None:
+    def add(self, score: RowScore, row: tuple[bool, str | None] | None) -> None:
         """One scores line, with (parallel-tagged, resp_lang) of its row where rows.jsonl has it."""
         data, i = self.data, len(self.data.keys)
-        data.keys.append(score["key"])
-        language = self.names.setdefault(score["language"], score["language"])
+        data.keys.append(score.key)
+        language = self.names.setdefault(score.language, score.language)
         data.language.append(language)
-        cell = (score["subset"], language)
+        cell = (score.subset, language)
         positions = self.cells.get(cell)
         if positions is None:
             positions = self.cells[cell] = []
         positions.append(i)
         vocabulary = data.vocabulary
         known = vocabulary.index
-        ids = [known[iid] if iid in known else vocabulary.of(iid) for iid in score["instruction_id_list"]]
+        ids = [known[iid] if iid in known else vocabulary.of(iid) for iid in score.instruction_id_list]
         data.id_codes.update(ids)
-        for kind in KINDS:
-            verdicts = list(map(bool, score[kind]))
-            self.prompt[kind].append(bool(score[f"prompt_{kind}"]))
+        for kind, listed, prompt in (("strict", score.strict, score.prompt_strict),
+                                     ("loose", score.loose, score.prompt_loose)):
+            verdicts = list(map(bool, listed))
+            self.prompt[kind].append(bool(prompt))
             self.followed[kind].append(sum(verdicts))
             self.listed[kind].append(len(verdicts))
             self.verdicts[kind] += verdicts

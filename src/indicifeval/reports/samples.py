@@ -10,12 +10,18 @@ from pathlib import Path
 
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.records.layout import GENERATIONS
+from indicifeval.records.scores import RowScore, read_scores
 from indicifeval.runs.store import RunStore
 
 
 def row_uid(record: dict) -> tuple[str, str, str]:
     """A row's identity, (language, subset, key as text): a ``RowId``'s fields, as a plain tuple."""
     return str(record.get("language")), str(record.get("subset")), str(record.get("key"))
+
+
+def score_uid(score: RowScore) -> tuple[str, str, str]:
+    """``row_uid`` of a scores line's row."""
+    return score.language, score.subset, str(score.key)
 
 
 def read_answers(folder: Path, name: str | None) -> dict[tuple, tuple]:
@@ -34,14 +40,13 @@ def read_answers(folder: Path, name: str | None) -> dict[tuple, tuple]:
 NO_ANSWER = (None, None, None)
 
 
-def sample(run: str, s: dict, prompt: str | None, answer: tuple) -> dict:
+def sample(run: str, s: RowScore, prompt: str | None, answer: tuple) -> dict:
     """One sample of the page: a scores line with its prompt and answer."""
     return {
-        "run": run, "language": s.get("language"), "subset": s.get("subset"), "key": s.get("key"),
+        "run": run, "language": s.language, "subset": s.subset, "key": s.key,
         "prompt": prompt, "answer": answer[0], "reasoning": answer[1], "finish_reason": answer[2],
-        "instruction_id_list": s.get("instruction_id_list") or [], "strict": s.get("strict") or [],
-        "loose": s.get("loose") or [], "explanations": s.get("explanations", []),
-        "prompt_strict": s.get("prompt_strict"), "prompt_loose": s.get("prompt_loose"),
+        "instruction_id_list": s.instruction_id_list, "strict": s.strict, "loose": s.loose,
+        "explanations": s.explanations, "prompt_strict": s.prompt_strict, "prompt_loose": s.prompt_loose,
     }
 
 
@@ -56,8 +61,8 @@ class RunSamples:
         prompts = ({row_uid(r): r.get("prompt") for _, r in read_jsonl(folder / self.source["rows"])}
                    if self.source.get("rows") else {})
         answers = read_answers(folder, self.source.get("answers"))
-        for _, s in read_jsonl(folder / self.source["scores"]):
-            uid = row_uid(s)
+        for s in read_scores(folder / self.source["scores"]):
+            uid = score_uid(s)
             yield sample(self.run, s, prompts.get(uid), answers.get(uid, NO_ANSWER))
 
 
@@ -99,4 +104,4 @@ class Samples:
             yield from rows
 
 
-__all__ = ["NO_ANSWER", "RunSamples", "Samples", "read_answers", "row_uid", "sample"]
+__all__ = ["NO_ANSWER", "RunSamples", "Samples", "read_answers", "row_uid", "sample", "score_uid"]

@@ -3,6 +3,6 @@
 HTTP (NeMo Gym's verify request too), and ``indicifeval export`` writes the rows as prompts."""
 
 from indicifeval.rewards.adapters import trl, verl_compute_score
-from indicifeval.rewards.verdicts import REWARDS, RewardScorer, Verdict, score_batch
+from indicifeval.rewards.verdicts import REWARDS, RewardScorer, score_batch
 
-__all__ = ["REWARDS", "RewardScorer", "Verdict", "score_batch", "trl", "verl_compute_score"]
+__all__ = ["REWARDS", "RewardScorer", "score_batch", "trl", "verl_compute_score"]

@@ -11,20 +11,21 @@ from pathlib import Path
 from typing import Any
 
 from indicifeval.core.errors import Source
-from indicifeval.rewards.verdicts import RewardScorer
+from indicifeval.core.modes import ScoringMode
+from indicifeval.rewards.verdicts import RewardScorer, legacy_think
 
 # the dataset columns a TRL reward function reads (TRL passes every column as a keyword argument)
 COLUMNS = ("key", "language", "subset", "instruction_id_list", "kwargs")
 
 
-def trl(*, reward: str = "all", scoring: str = "fixed", think: str = "strip", data: str | Path | None = None,
-        name: str | None = None) -> Callable[..., list[float]]:
+def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, strip_reasoning: bool = True,
+        data: str | Path | None = None, name: str | None = None) -> Callable[..., list[float]]:
     """A reward function with TRL's ``reward_funcs`` signature: ``(prompts, completions,
     **columns) -> list[float]``. Completions may be plain strings or conversational (lists of
     messages); the columns are those ``export --format trl`` writes (``instruction_id_list``,
     ``kwargs`` as JSON text or a list of dicts, ``language``), or ``key`` with ``data``. TRL
     logs it as ``rewards/<name>``: ``indicifeval_all`` unless ``name`` is given."""
-    scorer = RewardScorer(scoring, reward, think, data)
+    scorer = RewardScorer(scoring, reward, strip_reasoning, data)
 
     def reward_fn(prompts: list[Any] | None = None, completions: list[Any] | None = None,
                   **columns: Any) -> list[float]:
@@ -35,7 +36,9 @@ def trl(*, reward: str = "all", scoring: str = "fixed", think: str = "strip", da
             source = Source("reward batch", i + 1)
             item = {c: values[i] for c, values in given.items()}
             row, args = scorer.row(item, source)
-            out.append(scorer.verdict(row, args, completion, source).reward)
+            verdict = scorer.verdict(row, args, completion, source)
+            assert verdict.reward is not None  # a RewardScorer's verdict carries its reward
+            out.append(verdict.reward)
         return out
 
     reward_fn.__name__ = reward_fn.__qualname__ = name or f"indicifeval_{reward.replace('-', '_')}"
@@ -43,21 +46,24 @@ def trl(*, reward: str = "all", scoring: str = "fixed", think: str = "strip", da
 
 
 @lru_cache(maxsize=8)
-def _scorer(scoring: str, reward: str, think: str) -> RewardScorer:
-    return RewardScorer(scoring, reward, think)
+def _scorer(scoring: ScoringMode | str, reward: str, strip_reasoning: bool) -> RewardScorer:
+    return RewardScorer(scoring, reward, strip_reasoning)
 
 
 def verl_compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
-                       reward: str = "all", scoring: str = "fixed", think: str = "strip") -> dict[str, float]:
+                       reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED,
+                       strip_reasoning: bool = True, think: str | None = None) -> dict[str, float]:
     """verl's ``compute_score``: ``ground_truth`` is what ``export --format verl`` writes in
     ``reward_model.ground_truth`` (JSON text of ``{language, instruction_id_list, kwargs}``, or
     that dict). Returns ``score`` (the reward) and the four accuracies, which verl logs beside it;
-    the settings come from ``custom_reward_function.reward_kwargs``."""
+    the settings come from ``custom_reward_function.reward_kwargs`` (``think: strip|keep``, their
+    first spelling, is still read)."""
     truth = json.loads(ground_truth) if isinstance(ground_truth, (str, bytes)) else dict(ground_truth)
-    scorer = _scorer(scoring, reward, think)
+    scorer = _scorer(scoring, reward, legacy_think(think, strip_reasoning))
     source = Source(f"ground_truth of {data_source}", None)
     row, args = scorer.row(truth, source)
     v = scorer.verdict(row, args, solution_str, source)
+    assert v.reward is not None  # a RewardScorer's verdict carries its reward
     n = len(v.strict) or 1
     return {"score": v.reward, "prompt_strict": float(v.prompt_strict), "prompt_loose": float(v.prompt_loose),
             "instruction_strict": sum(v.strict) / n, "instruction_loose": sum(v.loose) / n}

@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError, Source
+from indicifeval.core.modes import ScoringMode
 from indicifeval.rewards import nemo_gym
 from indicifeval.rewards.verdicts import RewardScorer
 
@@ -30,9 +31,12 @@ _JSONL = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines"
 
 @dataclass(frozen=True)
 class ServeSettings:
+    """The server's settings, by name: they reach uvicorn's worker processes as JSON, and
+    ``RewardScorer`` turns them into a mode and a reward once, where the app is made."""
+
     scoring: str = "fixed"
     reward: str = "all"
-    think: str = "strip"
+    strip_reasoning: bool = True
     data: str | None = None
     max_body_bytes: int = 32 * 2**20
     max_batch: int = 4096
@@ -101,24 +105,24 @@ class Verifier:
 
     def __init__(self, settings: ServeSettings):
         self.settings = settings
-        self.scorer = RewardScorer(settings.scoring, settings.reward, settings.think, settings.data,
+        self.scorer = RewardScorer(settings.scoring, settings.reward, settings.strip_reasoning, settings.data,
                                    settings.max_answer_chars)
 
     async def health(self, request: Request) -> Response:
         s = self.settings
-        return _json({"status": "ok", "version": __version__, "scoring": s.scoring, "reward": s.reward,
-                      "think": s.think, "data": os.path.basename(s.data) if s.data else None})
+        return _json({"status": "ok", "version": __version__, "scoring": str(self.scorer.mode), "reward": s.reward,
+                      "strip_reasoning": s.strip_reasoning, "data": os.path.basename(s.data) if s.data else None})
 
     async def instructions(self, request: Request) -> Response:
         from indicifeval.checkers import REGISTRY, available_ids
         from indicifeval.languages import get_profile, list_languages
 
-        paper = self.settings.scoring == "paper"
+        paper = self.scorer.mode is ScoringMode.PAPER
         languages = {}
         for code in list_languages():
             profile = get_profile(code)
             languages[code] = [i for i in available_ids(profile) if not (paper and REGISTRY[i].fixed_only)]
-        return _json({"scoring": self.settings.scoring, "languages": languages})
+        return _json({"scoring": str(self.scorer.mode), "languages": languages})
 
     async def score(self, request: Request) -> Response:
         try:

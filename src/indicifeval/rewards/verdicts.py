@@ -1,14 +1,14 @@
 """The scorer as a reward: an item (an answer and the instructions it was asked to follow, or
 the key of a benchmark row) becomes a verdict with a reward, by the same checkers as
-``indicifeval score``. An item that cannot be scored (unknown instruction, bad kwargs, unknown
-language) is an ``InputError`` naming the item and the field; an answer never is: whatever its
-content, it gets a verdict (the checkers never raise, and run in time linear in the answer)."""
+``indicifeval score``, in the same record (``records.RowScore``, its ``reward`` set). An item
+that cannot be scored (unknown instruction, bad kwargs, unknown language) is an ``InputError``
+naming the item and the field; an answer never is: whatever its content, it gets a verdict (the
+checkers never raise, and run in time linear in the answer)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,35 +20,6 @@ from indicifeval.scoring.engine import resolve_row, score_row
 from indicifeval.text.reasoning import split_reasoning
 
 REWARDS = ("all", "fraction", "loose-fraction")  # prompt-level strict, instruction-level strict, loose
-THINK = ("strip", "keep")
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """One answer judged: per instruction strict and loose verdicts and why, and the reward."""
-
-    key: Any
-    language: str
-    instruction_id_list: tuple[str, ...]
-    strict: tuple[bool, ...]
-    loose: tuple[bool, ...]
-    explanations: tuple[str, ...]
-    reward: float
-    response_missing: bool = False
-
-    @property
-    def prompt_strict(self) -> bool:
-        return all(self.strict)
-
-    @property
-    def prompt_loose(self) -> bool:
-        return all(self.loose)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "language": self.language, "instruction_id_list": list(self.instruction_id_list),
-                "strict": list(self.strict), "loose": list(self.loose), "prompt_strict": self.prompt_strict,
-                "prompt_loose": self.prompt_loose, "explanations": list(self.explanations), "reward": self.reward,
-                "response_missing": self.response_missing}
 
 
 def reward_of(strict: Sequence[bool], loose: Sequence[bool], kind: str) -> float:
@@ -94,11 +65,12 @@ class RewardScorer:
     dataset whose rows items may name by key. Parsed rows are remembered (an RL batch asks the
     same prompt for many answers)."""
 
-    def __init__(self, scoring: str = "fixed", reward: str = "all", think: str = "strip",
-                 data: str | Path | Iterable[Row] | None = None, max_answer_chars: int | None = None):
-        self.mode = ScoringMode(_choice(scoring, tuple(m.value for m in ScoringMode), "scoring"))
+    def __init__(self, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
+                 strip_reasoning: bool = True, data: str | Path | Iterable[Row] | None = None,
+                 max_answer_chars: int | None = None):
+        self.mode = ScoringMode(scoring)
         self.reward = _choice(reward, REWARDS, "reward")
-        self.think = _choice(think, THINK, "think")
+        self.strip_reasoning = strip_reasoning
         self.max_answer_chars = max_answer_chars
         self._by_key: dict[Any, list[Row]] = {}
         self._rows: dict[str, tuple[Row, list[dict]]] = {}
@@ -119,7 +91,7 @@ class RewardScorer:
         if "instruction_id_list" not in item:
             return self._keyed(item, where)
         named: tuple[str, ...] = ("language", "subset", "instruction_id_list", "kwargs")
-        named += ("key",) if self.mode.value == "paper" else ()  # the paper's drawn kwargs depend on it
+        named += ("key",) if self.mode is ScoringMode.PAPER else ()  # the paper's drawn kwargs depend on it
         memo = json.dumps([item.get(k) for k in named], sort_keys=True, ensure_ascii=False, default=str)
         found = self._rows.get(memo)
         if found is None:
@@ -155,20 +127,21 @@ class RewardScorer:
         return self._rows[memo]
 
     def verdict(self, row: Row, args: list[dict], response: Any, where: Source | None = None,
-                key: Any = None) -> Verdict:
+                key: Any = None) -> RowScore:
+        """The answer's verdicts and reward (under the item's own ``key`` where it gave one)."""
         text = answer_text(response)
         if text is not None and self.max_answer_chars is not None and len(text) > self.max_answer_chars:
             raise (where or Source("answer", None)).error(
                 f"the answer is {len(text):,} characters, over the limit of {self.max_answer_chars:,}", "response")
-        if text is not None and self.think == "strip":
+        if text is not None and self.strip_reasoning:
             text = split_reasoning(text).answer
-        score: RowScore = score_row(row, text, self.mode, args)
-        return Verdict(row.key if key is None else key, row.language, row.instruction_id_list, tuple(score.strict),
-                       tuple(score.loose),
-                       tuple(score.explanations), reward_of(score.strict, score.loose, self.reward),
-                       score.response_missing)
+        score = score_row(row, text, self.mode, args)
+        score.reward = reward_of(score.strict, score.loose, self.reward)
+        if key is not None:
+            score.key = key
+        return score
 
-    def score(self, items: Iterable[dict], where: str = "item") -> list[Verdict]:
+    def score(self, items: Iterable[dict], where: str = "item") -> list[RowScore]:
         out = []
         for index, item in enumerate(items):
             source = Source(where, index + 1)
@@ -184,11 +157,19 @@ def _json_field(text: str, where: Source, name: str) -> Any:
         raise where.error(f"{name} is a string but not JSON ({exc.msg})", name) from None
 
 
-def score_batch(items: Iterable[dict], *, scoring: str = "fixed", reward: str = "all", think: str = "strip",
-                data: str | Path | None = None) -> list[Verdict]:
+def score_batch(items: Iterable[dict], *, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
+                strip_reasoning: bool = True, data: str | Path | None = None) -> list[RowScore]:
     """Verdicts for items ``{language, instruction_id_list, kwargs, response}`` (or ``{key,
     response}`` with ``data``), in order."""
-    return RewardScorer(scoring, reward, think, data).score(items)
+    return RewardScorer(scoring, reward, strip_reasoning, data).score(items)
 
 
-__all__ = ["REWARDS", "THINK", "RewardScorer", "Verdict", "answer_text", "reward_of", "score_batch"]
+def legacy_think(think: str | None, strip_reasoning: bool) -> bool:
+    """``strip_reasoning``, or what the setting's first spelling said (``think: strip|keep``, as
+    verl configs and serve command lines written for indicifeval 0.1 still say)."""
+    if think is None:
+        return strip_reasoning
+    return _choice(think, ("strip", "keep"), "think") == "strip"
+
+
+__all__ = ["REWARDS", "RewardScorer", "answer_text", "legacy_think", "reward_of", "score_batch"]

@@ -12,7 +12,8 @@ from indicifeval.dataset import Row, load_rows
 from indicifeval.records import Generation, RunManifest, model_facts
 from indicifeval.records.layout import ROWS
 from indicifeval.runs.store import RunStore, now_iso
-from indicifeval.scoring.api import ScoreResult, score_rows
+from indicifeval.scoring.api import score_rows
+from indicifeval.scoring.output import ScoreResult
 from indicifeval.scoring.summary import summarize
 
 
@@ -22,7 +23,8 @@ def usable(generation: dict | None, row: Row) -> bool:
 
 
 def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FIXED) -> ScoreResult:
-    """Score a run folder's answers (rows.jsonl + generations.jsonl) without generating."""
+    """Score a run folder's answers (rows.jsonl + generations.jsonl) without generating; ``scoring``
+    may be a mode's name as a manifest holds it."""
     store = RunStore(folder)
     if not (store.folder / ROWS).exists():
         raise InputError("not a run folder (no rows.jsonl)", str(store.folder))
@@ -44,7 +46,7 @@ def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FI
         else:
             stale += 1
     scores = score_rows(pairs, mode)
-    summary = summarize(scores, mode.value)
+    summary = summarize(scores, mode)
     manifest = store.read_manifest()
     summary["run"] = _run_stats(rows, generations, manifest.to_json() if manifest else {}, failed, stale)
     notes = []
@@ -67,7 +69,7 @@ def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FI
     if stats["reasoning_unterminated"]:
         notes.append(f"{stats['reasoning_unterminated']} answers are empty: the reasoning never ended")
     rows_scored = [r for r, _ in pairs]
-    return ScoreResult(scores, summary, mode.value, notes, rows_scored, [t for _, t in pairs])
+    return ScoreResult(scores, summary, mode, notes, rows_scored, [t for _, t in pairs])
 
 
 def _run_stats(rows: list[Row], generations: dict[str, dict], manifest: dict, failed: int, stale: int) -> dict:
@@ -111,7 +113,7 @@ def rescore(folder: str | Path, scoring: ScoringMode | str) -> tuple[ScoreResult
     with store.lock("score"):
         store.repair()
         result = score_folder(store.folder, scoring)
-        manifest = store.read_manifest() or RunManifest(model={}, scoring=result.scoring)
+        manifest = store.read_manifest() or RunManifest(model={}, scoring=str(result.scoring))
         written = store.write_scores(result, manifest)
         manifest.rescored_at = now_iso()
         store.write_manifest(manifest)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError
@@ -25,6 +25,10 @@ from indicifeval.dataset import Row, write_rows_jsonl
 from indicifeval.records import MANIFEST_FORMAT, RunManifest
 from indicifeval.records.layout import GENERATIONS, ROWS, score_file_names
 from indicifeval.runs.requests import DEFAULT_MAX_ANSWER_CHARS, SamplingSettings
+
+if TYPE_CHECKING:
+    from indicifeval.scoring.output import ScoreResult
+
 
 
 class RunMismatch(InputError):
@@ -141,14 +145,15 @@ class RunStore:
         self.log.close()
 
     # -- scores -----------------------------------------------------------------------------
-    def write_scores(self, result: Any, manifest: RunManifest) -> list[Path]:
+    def write_scores(self, result: ScoreResult, manifest: RunManifest) -> list[Path]:
         """Write a ScoreResult under its mode's names and record it in ``manifest`` (which the
         caller writes); the scores and summary replace their old versions together."""
         from indicifeval.scoring.output import write_scores
 
-        names = score_file_names(result.scoring, manifest.scoring)
+        mode = str(result.scoring)
+        names = score_file_names(mode, manifest.scoring)
         with StagedFiles(self.folder) as files:
             write_scores(files, result, *names)
-        manifest.scored[result.scoring] = {"scores": names[0], "summary": names[1], "scored_at": now_iso(),
-                                           "indicifeval_version": result.summary.get("version")}
+        manifest.scored[mode] = {"scores": names[0], "summary": names[1], "scored_at": now_iso(),
+                                 "indicifeval_version": result.summary.get("version")}
         return [self.folder / n for n in names]

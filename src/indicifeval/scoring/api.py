@@ -8,7 +8,6 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,38 +23,20 @@ from indicifeval.dataset import (
     select,
 )
 from indicifeval.scoring.engine import RowScore, resolve_row, score_row
-from indicifeval.scoring.output import describe_input, write_score_folder
+from indicifeval.scoring.output import ScoreResult, describe_input
 from indicifeval.scoring.summary import summarize
 from indicifeval.text.reasoning import CLOSE_TAG, OPEN_TAG, split_reasoning
-
-
-@dataclass
-class ScoreResult:
-    scores: list[RowScore]
-    summary: dict
-    scoring: str
-    notes: list[str] = field(default_factory=list)
-    rows: list[Row] | None = None  # the rows scored, in order
-    responses: list[str | None] | None = None  # the answer each row was scored on
-    inputs: dict[str, Any] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def write(self, out_dir: str | Path, overwrite: bool = False) -> Path:
-        """A complete score folder in ``out_dir`` (see ``scoring.output``). Refuses a non-empty
-        folder that ``score`` did not make unless ``overwrite``."""
-        return write_score_folder(self, out_dir, overwrite)
-
 
 # The jobs of the scoring run in progress, for forked workers to read instead of receiving them
 # pickled (the rows and answers of a benchmark are tens of MB; a fork shares them for free).
 _JOBS: list[tuple[Row, str | None, list[dict]]] = []
 
 
-def _score_chunk(chunk: list[tuple[Row, str | None, list[dict]]], mode: str) -> list[RowScore]:
+def _score_chunk(chunk: list[tuple[Row, str | None, list[dict]]], mode: ScoringMode) -> list[RowScore]:
     return [score_row(row, response, mode, args) for row, response, args in chunk]
 
 
-def _score_slice(start: int, step: int, mode: str) -> list[RowScore]:
+def _score_slice(start: int, step: int, mode: ScoringMode) -> list[RowScore]:
     return _score_chunk(_JOBS[start::step], mode)
 
 
@@ -84,9 +65,9 @@ def score_rows(
     on_progress: Callable[[int], None] | None = None,
 ) -> list[RowScore]:
     """Score (row, response) pairs; ``None`` responses score as failing."""
-    mode = ScoringMode(scoring).value
+    mode = ScoringMode(scoring)
     # Resolve every row's arguments first: a kwarg error stops the run before any work is done.
-    jobs = [(row, response, resolve_row(row, ScoringMode(mode))) for row, response in pairs]
+    jobs = [(row, response, resolve_row(row, mode)) for row, response in pairs]
     many = len(jobs) >= _MANY
     if many:
         for rules in {get_rules(row.language, row.subset, mode) for row, _ in pairs}:
@@ -199,7 +180,7 @@ def score(
     if on_total:
         on_total(len(pairs))
     scores = score_rows(pairs, mode, workers=workers, on_progress=on_progress)
-    summary = summarize(scores, mode.value)
+    summary = summarize(scores, mode)
     notes = []
     if missing:
         notes.append(f"{missing} rows had no response and were scored as failing")
@@ -208,7 +189,7 @@ def score(
     inputs = {"data": describe_input(data), "responses": describe_input(responses)}
     options = {"language": language, "subset": subset, "languages": langs or "all", "subsets": subset_list,
                "tags": list(tags or []), "allow_missing": allow_missing, "strip_reasoning": strip_reasoning}
-    return ScoreResult(scores, summary, mode.value, notes, [r for r, _ in pairs], [t for _, t in pairs],
+    return ScoreResult(scores, summary, mode, notes, [r for r, _ in pairs], [t for _, t in pairs],
                        inputs, options)
 
 

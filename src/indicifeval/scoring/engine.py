@@ -44,17 +44,15 @@ def _run(fn, view: TextView, args: dict, rules) -> tuple[bool, str]:
         return False, f"checker error: {exc.__class__.__name__}: {exc}"
 
 
-def strict_verdicts(row: Row, text: str, mode: ScoringMode | str = ScoringMode.FIXED) -> list[tuple[bool, str]]:
+def strict_verdicts(row: Row, text: str, mode: ScoringMode = ScoringMode.FIXED) -> list[tuple[bool, str]]:
     """Each instruction's strict verdict on a non-empty text, and no loose variant: what a
     corpus scan asks of every document (builder.ground.beyond), at a fraction of ``score_row``."""
-    mode = ScoringMode(mode)
     rules = get_rules(row.language, row.subset, mode)
     view = TextView(text, rules)
     return [_run(REGISTRY[iid].fn, view, a, rules) for iid, a in zip(row.instruction_id_list, resolve_row(row, mode))]
 
 
-def score_row(row: Row, response: str | None, mode: ScoringMode | str = ScoringMode.FIXED, args=None) -> RowScore:
-    mode = ScoringMode(mode)
+def score_row(row: Row, response: str | None, mode: ScoringMode = ScoringMode.FIXED, args=None) -> RowScore:
     rules = get_rules(row.language, row.subset, mode)
     ids = list(row.instruction_id_list)
     missing = response is None
@@ -66,7 +64,7 @@ def score_row(row: Row, response: str | None, mode: ScoringMode | str = ScoringM
         why = "no response" if missing else "empty response"
         n = len(ids)
         return RowScore(row.key, row.language, row.subset, ids, [False] * n, [False] * n, False, False,
-                        [why] * n, missing, mode.value, __version__)
+                        [why] * n, missing, str(mode), __version__)
 
     base = TextView(text, rules)
     views: dict[str, TextView] = {text: base}
@@ -98,4 +96,4 @@ def score_row(row: Row, response: str | None, mode: ScoringMode | str = ScoringM
         loose.append(loose_ok)
         explanations.append(why)
     return RowScore(row.key, row.language, row.subset, ids, strict, loose, all(strict), all(loose),
-                    explanations, missing, mode.value, __version__)
+                    explanations, missing, str(mode), __version__)

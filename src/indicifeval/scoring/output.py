@@ -9,19 +9,39 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from indicifeval._version import __version__
 from indicifeval.core.files import StagedFiles, sha256_of
 from indicifeval.core.folders import claim, prepare, remove_stale
+from indicifeval.core.modes import ScoringMode
+from indicifeval.records import Row, RowScore, score_line
 from indicifeval.records.layout import MANIFEST, RESPONSES, ROWS, SCORES, SUMMARY
-
-if TYPE_CHECKING:
-    from indicifeval.scoring.api import ScoreResult
 
 FORMAT_VERSION = 1  # of the score folder's manifest
 RESPONSES_FORMAT = 1
+
+
+@dataclass
+class ScoreResult:
+    """What ``score`` and ``score_folder`` return: the verdicts, their summary and what was
+    scored. It lives beside the writers of a score folder, which are all it needs."""
+
+    scores: list[RowScore]
+    summary: dict
+    scoring: ScoringMode
+    notes: list[str] = field(default_factory=list)
+    rows: list[Row] | None = None  # the rows scored, in order
+    responses: list[str | None] | None = None  # the answer each row was scored on
+    inputs: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def write(self, out_dir: str | Path, overwrite: bool = False) -> Path:
+        """A complete score folder in ``out_dir``. Refuses a non-empty folder that ``score``
+        did not make unless ``overwrite``."""
+        return write_score_folder(self, out_dir, overwrite)
 
 
 def now_iso() -> str:
@@ -64,7 +84,7 @@ def write_score_folder(result: ScoreResult, out: str | Path, overwrite: bool = F
         "format_version": FORMAT_VERSION,
         "indicifeval_version": __version__,
         "created_at": now_iso(),
-        "scoring": result.scoring,
+        "scoring": str(result.scoring),
         "inputs": result.inputs,
         "options": result.options,
         "files": [MANIFEST, ROWS, RESPONSES, SCORES, SUMMARY],
@@ -91,5 +111,5 @@ def write_scores(files: StagedFiles, result: ScoreResult, scores_name: str = SCO
     """Stage a result's scores and summary (the part a run folder shares with a score folder)."""
     with files.open(scores_name) as fh:
         for s in result.scores:
-            fh.write(dumps_line(s.to_json()))
+            fh.write(score_line(s))
     files.write_text(summary_name, json.dumps(result.summary, ensure_ascii=False, indent=2) + "\n")

@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from indicifeval._version import __version__
+from indicifeval.core.modes import ScoringMode
 from indicifeval.languages import get_profile
 from indicifeval.scoring.categories import CATEGORIES, CATEGORY_OF
 from indicifeval.scoring.engine import RowScore
@@ -67,7 +68,7 @@ def _is_indic(code: str) -> bool:
         return False
 
 
-def summarize(scores: Iterable[RowScore], scoring: str) -> dict:
+def summarize(scores: Iterable[RowScore], scoring: ScoringMode) -> dict:
     overall = _ScoreTally()
     per_language: dict[str, _ScoreTally] = defaultdict(_ScoreTally)
     per_subset: dict[str, _ScoreTally] = defaultdict(_ScoreTally)
@@ -100,7 +101,7 @@ def summarize(scores: Iterable[RowScore], scoring: str) -> dict:
             average[subset] = {**_macro(blocks), "languages": len(blocks)}
     return {
         "format_version": SUMMARY_FORMAT,
-        "scoring": scoring,
+        "scoring": str(scoring),
         "version": __version__,
         "missing_responses": missing,
         "overall": overall.as_dict(),
