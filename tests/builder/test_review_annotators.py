@@ -21,10 +21,12 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from indicifeval.builder.candidates import parse_candidate  # noqa: E402
 from indicifeval.builder.review.app import create_app  # noqa: E402
 from indicifeval.builder.review.context import context_view  # noqa: E402
 from indicifeval.builder.review.items import unanswered  # noqa: E402
 from indicifeval.builder.review.serve import open_review, read_annotators  # noqa: E402
+from indicifeval.core.errors import Source  # noqa: E402
 from indicifeval.text.keywords import count_keyword  # noqa: E402
 from indicifeval.text.normalize import match_key  # noqa: E402
 from tests.builder.review_fixtures import (  # noqa: E402
@@ -131,7 +133,9 @@ def test_the_context_is_escaped_and_marked_through_joiners(urdu):
 def test_rows_without_a_recorded_context_say_so(urdu, built, tmp_path):
     folder, review = urdu
     row = rows(folder)[0]
-    gone = context_view(folder, {**row, "provenance": {**row["provenance"], "context_id": "no-such-context"}})
+    candidate = parse_candidate({**row, "provenance": {**row["provenance"], "context_id": "no-such-context"}},
+                                Source("test", 1))
+    gone = context_view(folder, candidate)
     assert gone["missing"] and "no-such-context" in gone["missing"] and not gone["paragraphs"]
     sample = ground_folder(tmp_path, "ta")  # the bundled sample's rows: no provenance
     other = open_review([sample], read_annotators(annotators_file(tmp_path)), overlap=0)

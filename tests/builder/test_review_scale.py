@@ -208,8 +208,8 @@ def test_what_stands_equals_a_recount_after_random_work(folders, tmp_path):
         else:
             item = rng.choice(keyword_items[:4])
             row = review.stores[0].item(item.id).row
-            words = [w for kw in row["kwargs"] for v in kw.values() for w in (v if isinstance(v, list) else [v])
-                     if isinstance(w, str) and w in row["prompt"]]
+            words = [w for kw in row.kwargs for v in kw.values() for w in (v if isinstance(v, list) else [v])
+                     if isinstance(w, str) and w in row.prompt]
             if words:
                 desk.fix_keyword(name, item.id, words[0], f"शब्द{step}")
         if step % 50 == 49:

@@ -153,7 +153,7 @@ def create_app(review: Review) -> ASGIApp:
         store, item = found
         queue = desk.queue(session["annotator"])  # a Sequence: read place by place
         view = item_view(item, workflows()[item.workflow], desk.mine(item.id, session["annotator"]),
-                         session["annotator"], queue, desk.edits(item.id), context_view(store.folder, item.row),
+                         session["annotator"], queue, desk.edits(item.id), context_view(store.folder, item.candidate),
                          submitted, missing)
         return review.render("item.html", request, status=status, item=view, notice=notice)
 

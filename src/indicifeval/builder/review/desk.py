@@ -1,14 +1,14 @@
 """The review's domain, with no web code in it: the items of some build folders (one store
 each), who reviews which, and what a person may do — judge an item, withdraw a verdict, fix a
-keyword (an edit that reopens the item), adjudicate — each one transaction in the item's store.
-The web app (``app.py``) only turns requests into these calls and their results into pages."""
+keyword (an edit that reopens the item), adjudicate — each one transaction in the item's store,
+through the store's public methods. The web app (``app.py``) only turns requests into these
+calls and their results into pages."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, overload
 
 from indicifeval.builder.review.items import fix_keyword, revalidate, verdict_of, workflows
@@ -172,8 +172,8 @@ class ReviewDesk:
             raise InputError("this workflow allows no edit", field="keyword")
         row = fix_keyword(item.row, old, new)
         findings = revalidate(item, row)
-        reopened = store.save_edit(item_id, annotator, "keyword", {"from": old.strip(), "to": new.strip()}, row,
-                                   findings)
+        reopened = store.save_edit(item_id, annotator, "keyword", {"from": old.strip(), "to": new.strip()},
+                                   replace(item.candidate, row=row), findings)
         return FixOutcome(sum(1 for f in findings if f.get("severity") == "error"), reopened)
 
     def adjudicate(self, admin: str, item_id: str, verdict: str, comment: str = "") -> None:
@@ -210,7 +210,7 @@ class ReviewDesk:
         out: list[dict[str, Any]] = []
         for store in self.stores:
             for item, verdicts in store.disputes(None if limit is None else limit - len(out)):
-                out.append({"id": item.id, "prompt": item.row["prompt"][:300],
+                out.append({"id": item.id, "prompt": item.row.prompt[:300],
                             "verdicts": [(v.annotator, v.verdict, v.comment) for v in verdicts]})
         return sorted(out, key=lambda d: d["id"])
 
@@ -221,13 +221,8 @@ class ReviewDesk:
     def standing(self, item_id: str) -> dict[str, HumanVerdict]:
         """annotator -> their standing verdict on one item (answers and comment included), read
         by the item's index: what the adjudicator compares side by side."""
-        found = self.find(item_id)
-        if found is None:
-            return {}
-        rows = found[0]._run("SELECT * FROM verdicts WHERE item_id = ? AND withdrawn = 0 ORDER BY id", (item_id,))
-        return {r["annotator"]: HumanVerdict(r["item_id"], r["annotator"], r["workflow"], json.loads(r["answers"]),
-                                             r["comment"] or "", json.loads(r["edit"]) if r["edit"] else None,
-                                             r["at"], r["verdict"], bool(r["adjudication"])) for r in rows}
+        store = self.store_of(item_id)
+        return {v.annotator: v for v in store.verdicts_on(item_id)} if store else {}
 
 
 __all__ = ["FixOutcome", "ReviewDesk"]

@@ -19,7 +19,7 @@ from indicifeval.languages import UnknownLanguageError, get_profile
 from indicifeval.languages.benchmark_mix import script_fonts
 
 if TYPE_CHECKING:
-    from indicifeval.records import HumanVerdict, ReviewItem
+    from indicifeval.records import HumanVerdict, ReviewItem, Row
 
 
 @lru_cache(maxsize=1)
@@ -59,13 +59,18 @@ def segments(prompt: str, values: list[str]) -> list[tuple[str, bool]]:
     return out
 
 
-def _values(row: dict) -> list[str]:
+def _values(row: Row) -> list[str]:
     out: list[str] = []
-    for iid, kw in zip(row["instruction_id_list"], row["kwargs"]):
+    for iid, kw in zip(row.instruction_id_list, row.kwargs):
         for name in lexical_kwargs(iid):
             value = kw.get(name)
             out += [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)]
     return out
+
+
+def _instructions(row: Row) -> list[dict[str, Any]]:
+    return [{"id": iid, "kwargs": {k: v for k, v in kw.items() if v is not None}}
+            for iid, kw in zip(row.instruction_id_list, row.kwargs)]
 
 
 def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanVerdict], annotator: str,
@@ -77,16 +82,14 @@ def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanV
     lang = language_attrs(item.language)
     mine = latest.get((item.id, annotator))
     at = assigned.index(item.id) if item.id in assigned else -1
-    instructions = [{"id": iid, "kwargs": {k: v for k, v in kw.items() if v is not None}}
-                    for iid, kw in zip(row["instruction_id_list"], row["kwargs"])]
     answers, comment = submitted if submitted is not None else \
         (mine.answers if mine else {}, mine.comment if mine else "")
     return {
         "id": item.id, "language": item.language, "language_name": lang["name"], "subset": item.subset,
         "script": lang["script"], "dir": lang["dir"], "lang": lang,
-        "segments": segments(row["prompt"], _values(row)), "source": (item.source or {}).get("prompt"),
+        "segments": segments(row.prompt, _values(row)), "source": item.source.prompt if item.source else None,
         "context": context, "ground": item.subset == "ground",
-        "instructions": instructions, "findings": list(item.findings), "status": item.status,
+        "instructions": _instructions(row), "findings": list(item.findings), "status": item.status,
         "reasons": list(item.reasons), "workflow": flow, "workflow_name": item.workflow,
         "answers": answers, "comment": comment, "missing": missing or [],
         "missing_ids": {q["id"] for q in missing or []},
@@ -123,15 +126,12 @@ def dispute_view(dispute: dict[str, Any], item: ReviewItem | None, flow: dict | 
                           "ok": bool(option and option["ok"])})
         questions.append({"n": n, "id": q["id"], "text": q["text"], "cells": cells,
                           "differ": len({c["value"] for c in cells}) > 1})
-    row = item.row if item else {}
     language = item.language if item else dispute["id"].split("/", 1)[0]
     return {
         "id": dispute["id"], "lang": language_attrs(language), "annotators": names,
-        "prompt": row.get("prompt", dispute.get("prompt", "")),
-        "source": (item.source or {}).get("prompt") if item else None,
-        "instructions": [{"id": iid, "kwargs": {k: v for k, v in (kw or {}).items() if v is not None}}
-                         for iid, kw in zip(row.get("instruction_id_list", []), row.get("kwargs", []))],
-        "questions": questions,
+        "prompt": item.row.prompt if item else dispute.get("prompt", ""),
+        "source": item.source.prompt if item and item.source else None,
+        "instructions": _instructions(item.row) if item else [], "questions": questions,
         "verdicts": [{"annotator": name, "verdict": verdict, "comment": comment,
                       "at": verdicts[name].at if name in verdicts else None}
                      for name, verdict, comment in dispute["verdicts"]],
