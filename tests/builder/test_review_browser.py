@@ -313,8 +313,9 @@ def test_two_annotators_and_an_admin_on_an_urdu_ground_project(urdu):
         if "length_constraints:number_paragraphs" in ids:
             assert admin.locator("#context .para").count() == kw["num_paragraphs"]
 
-    # the admin: progress and the disagreement, right to left, both annotators side by side
-    admin.goto(server.url + "/admin")
+    # the admin lands on the disagreement: progress and the disagreement, right to left, side by side
+    admin.goto(server.url + "/")
+    assert admin.url.endswith("/admin") and "Disagreements to adjudicate (1)" in admin.locator("h1").first.inner_text()
     assert _direction(admin, "table.progress .native") == "rtl"
     dispute = admin.locator(f'section.dispute[data-item="{first}"]')
     assert _direction(admin, f'section.dispute[data-item="{first}"] .prompt') == "rtl"
@@ -340,6 +341,8 @@ def test_two_annotators_and_an_admin_on_an_urdu_ground_project(urdu):
         with asha.expect_navigation():
             asha.keyboard.press("Enter")
     assert "Nothing left to review" in asha.content() and _direction(asha, "table.progress .native") == "rtl"
+    admin.goto(server.url + "/")  # nothing left to adjudicate: the admin is done too
+    assert "Nothing left to review or adjudicate" in admin.content()
     assert {i for i, a, _ in _verdicts([folder]) if a == "asha"} == set(rows)
     for c in (ca, cr, cd):
         c.close()

@@ -1,6 +1,7 @@
 """What the review app shows and enforces, over HTTP on the real app (Starlette's test client):
 items are candidates read through the one candidates reader, ids made by RowId, and databases
-stored before that still read; the desk works through the store's public methods."""
+stored before that still read; the desk works through the store's public methods; the admin
+lands on the disagreements."""
 
 from __future__ import annotations
 
@@ -59,6 +60,19 @@ def csrf(page: str) -> str:
     return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
 
 
+def answers(page: str, good: bool = True) -> dict[str, str]:
+    out = {}
+    for q in dict.fromkeys(re.findall(r'name="(q_[a-z]+)"', page)):
+        values = re.findall(rf'name="{q}" value="([^"]+)"', page)
+        out[q] = values[0] if good else values[-1]  # the first option keeps the row correct, the last does not
+    return out
+
+
+def post_verdict(c: TestClient, item: str, good: bool = True, **extra):
+    page = c.get(f"/item/{quote(item)}").text
+    return c.post("/verdict", data={"item": item, "csrf": csrf(page), **answers(page, good), **extra})
+
+
 # -- typed items --------------------------------------------------------------------------------
 def test_items_are_candidates_from_the_candidates_reader_with_rowid_ids(folders):
     for folder in folders:
@@ -104,3 +118,25 @@ def test_a_database_stored_before_typed_items_reads_as_it_did(review, folders):
     old.close()
     admin = client(review, "admin")
     assert all(admin.get(f"/item/{quote(i)}").status_code == 200 for i in [*raw, INVALID])
+
+
+# -- the admin's landing page --------------------------------------------------------------------
+def test_the_admin_lands_on_the_disagreements_and_is_done_only_when_there_are_none(review):
+    admin, asha, ravi = client(review, "admin"), client(review, "asha"), client(review, "ravi")
+    items = [i for i in review.desk.assigned("asha") if i.startswith("hi/")][:3]
+    assert admin.get("/next").status_code == 200 and "Nothing left to review or adjudicate" in admin.get("/").text
+    for item in items:  # asha finds them correct, ravi does not
+        assert post_verdict(asha, item).status_code == 303
+        assert post_verdict(ravi, item, good=False).status_code == 303
+    landing = admin.get("/next")
+    assert landing.status_code == 303 and landing.headers["location"] == "/admin"
+    page = admin.get("/admin").text
+    assert "Disagreements to adjudicate (3)" in page and page.index("Disagreements") < page.index("Progress")
+    assert page.count('class="dispute"') == 3
+    for item in items:
+        page = admin.get("/admin").text
+        assert admin.post("/adjudicate", data={"item": item, "verdict": "incorrect",
+                                               "csrf": csrf(page)}).status_code == 303
+    done = admin.get("/next")
+    assert done.status_code == 200 and "Nothing left to review or adjudicate" in done.text
+    assert "Nothing left" not in asha.get(asha.get("/next").headers["location"]).text  # asha still has work

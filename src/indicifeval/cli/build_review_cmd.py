@@ -21,7 +21,8 @@ def register(verbs: argparse._SubParsersAction) -> None:
     steps = review.add_subparsers(dest="review_command", required=True, metavar="STEP")
     s = steps.add_parser("serve", formatter_class=HelpFormatter, help="the review app",
                          description="Serve the review app over build folders (SQLite in each folder's review/). "
-                         "Binds to 127.0.0.1 unless told otherwise; every page needs an annotator's token.")
+                         "Binds to 127.0.0.1 unless told otherwise; every page needs an annotator's token. "
+                         "An admin lands on the disagreements to adjudicate.")
     s.add_argument("folders", nargs="+", metavar="BUILD_DIR")
     s.add_argument("--annotators", required=True, help="JSON or YAML: name: annotator or name: admin; each new "
                    "name gets a random token, printed once (scrypt hashes in NAME.auth.sqlite beside the file)")

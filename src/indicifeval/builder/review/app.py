@@ -3,7 +3,7 @@ Jinja2 with autoescaping, SQLite). Safe by default: every page needs a session f
 annotator's token; every state-changing request carries the session's CSRF token; a strict
 Content-Security-Policy allows only the app's own script and styles (prompt text, however
 hostile, is data in escaped HTML and can run nothing); an annotator sees only the items
-assigned to them, an admin sees all and adjudicates."""
+assigned to them, an admin sees all and lands on the disagreements to adjudicate."""
 
 from __future__ import annotations
 
@@ -133,7 +133,11 @@ def create_app(review: Review) -> ASGIApp:
         item_id = desk.next_for(session["annotator"])
         if item_id is not None:
             return _to(f"/item/{quote(item_id)}")
-        return review.render("done.html", request, rows=desk.progress_rows(session["annotator"]))
+        admin = session["role"] == "admin"
+        if admin and desk.disagreement_count():  # an adjudicator's work: the items annotators disagree on
+            return _to("/admin")
+        return review.render("done.html", request, rows=desk.progress_rows(None if admin else session["annotator"]),
+                             admin=admin)
 
     def item_page(request: Request) -> Response:
         session = needs_session(request)
