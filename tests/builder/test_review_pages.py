@@ -1,7 +1,8 @@
 """What the review app shows and enforces, over HTTP on the real app (Starlette's test client):
 items are candidates read through the one candidates reader, ids made by RowId, and databases
 stored before that still read; the desk works through the store's public methods; the admin
-lands on the disagreements."""
+lands on the disagreements; instructions are shown in words (the checker's description, in the
+row's language and in English) with the raw id beside."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
+from markupsafe import escape  # noqa: E402  (as the pages escape)
 from starlette.testclient import TestClient  # noqa: E402
 
 import indicifeval.builder.review.desk as desk_module  # noqa: E402
@@ -26,7 +28,9 @@ from indicifeval.builder.review.app import create_app  # noqa: E402
 from indicifeval.builder.review.items import load_items  # noqa: E402
 from indicifeval.builder.review.serve import open_review, read_annotators  # noqa: E402
 from indicifeval.builder.review.store import ReviewStore  # noqa: E402
+from indicifeval.checkers import render_description  # noqa: E402
 from indicifeval.core.jsonl import read_jsonl  # noqa: E402
+from indicifeval.languages import get_profile  # noqa: E402
 from indicifeval.records import Candidate, Row, RowId  # noqa: E402
 from tests.builder.review_fixtures import annotators_file, ground_folder, token, trans_folder  # noqa: E402
 
@@ -140,3 +144,19 @@ def test_the_admin_lands_on_the_disagreements_and_is_done_only_when_there_are_no
     done = admin.get("/next")
     assert done.status_code == 200 and "Nothing left to review or adjudicate" in done.text
     assert "Nothing left" not in asha.get(asha.get("/next").headers["location"]).text  # asha still has work
+
+
+# -- instructions in words -----------------------------------------------------------------------
+def test_instructions_are_shown_in_words_in_the_rows_language_and_in_english(review):
+    admin = client(review, "admin")
+    item = next(i for i in review.desk.items() if i.language == "hi" and any(  # a list kwarg: keywords
+        isinstance(v, list) for kw in i.row.kwargs for v in kw.values()))
+    page = admin.get(f"/item/{quote(item.id)}").text
+    for iid, kw in zip(item.row.instruction_id_list, item.row.kwargs):
+        for code in ("hi", "en"):
+            assert str(escape(render_description(iid, kw, get_profile(code)))) in page, (iid, code)
+        raw = f' <bdi class="raw-kwargs">{escape(json.dumps(kw, ensure_ascii=False))}</bdi>' if kw else ""
+        assert f"<code>{iid}</code>{raw}</small>" in page  # the raw id and kwargs (JSON), small, for experts
+    assert re.search(r'class="described script-Deva" dir="ltr" lang="hi"', page)
+    assert re.search(r'class="described-en" lang="en" dir="ltr"', page)
+    assert not re.search(r"\w=\[&#39;", page)  # no Python repr of kwargs (keywords=['…'])

@@ -1,8 +1,9 @@
 """What the review pages show of an item: its kwargs marked where they occur in the prompt (as
-text segments; the template escapes them), the Ground context it was written from, the
-direction and font of its script (wherever language text appears: item, disagreements,
-progress), the annotator's own answers and the edits made so far, and a disagreement's
-answers side by side."""
+text segments; the template escapes them), each instruction in words (the checker's own
+description, from the language profiles' templates, in the row's language and in English, the
+raw id beside it), the Ground context it was written from, the direction and font of its script
+(wherever language text appears: item, disagreements, progress), the annotator's own answers
+and the edits made so far, and a disagreement's answers side by side."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
-from indicifeval.checkers import lexical_kwargs
+from indicifeval.checkers import DescriptionError, KwargError, lexical_kwargs, render_description
 from indicifeval.languages import UnknownLanguageError, get_profile
 from indicifeval.languages.benchmark_mix import script_fonts
 
@@ -68,9 +69,25 @@ def _values(row: Row) -> list[str]:
     return out
 
 
-def _instructions(row: Row) -> list[dict[str, Any]]:
-    return [{"id": iid, "kwargs": {k: v for k, v in kw.items() if v is not None}}
-            for iid, kw in zip(row.instruction_id_list, row.kwargs)]
+def _described(instruction_id: str, kwargs: dict, language: str) -> str | None:
+    """The checker's description of one instruction with its kwargs, in ``language`` (the
+    profile's template, as a prompt states it); None where the profile has none for it."""
+    try:
+        return render_description(instruction_id, kwargs, get_profile(language))
+    except (DescriptionError, KwargError, UnknownLanguageError, KeyError, ValueError):
+        return None
+
+
+def instructions(row: Row) -> list[dict[str, Any]]:
+    """Each instruction in words, in the row's language and in English, with its id and kwargs
+    as data (JSON, for experts)."""
+    out = []
+    for iid, kw in zip(row.instruction_id_list, row.kwargs):
+        shown = {k: v for k, v in kw.items() if v is not None}
+        out.append({"id": iid, "kwargs": shown, "raw": json.dumps(shown, ensure_ascii=False) if shown else "",
+                    "text": _described(iid, shown, row.language),
+                    "english": _described(iid, shown, "en") if row.language != "en" else None})
+    return out
 
 
 def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanVerdict], annotator: str,
@@ -89,7 +106,7 @@ def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanV
         "script": lang["script"], "dir": lang["dir"], "lang": lang,
         "segments": segments(row.prompt, _values(row)), "source": item.source.prompt if item.source else None,
         "context": context, "ground": item.subset == "ground",
-        "instructions": _instructions(row), "findings": list(item.findings), "status": item.status,
+        "instructions": instructions(row), "findings": list(item.findings), "status": item.status,
         "reasons": list(item.reasons), "workflow": flow, "workflow_name": item.workflow,
         "answers": answers, "comment": comment, "missing": missing or [],
         "missing_ids": {q["id"] for q in missing or []},
@@ -131,7 +148,7 @@ def dispute_view(dispute: dict[str, Any], item: ReviewItem | None, flow: dict | 
         "id": dispute["id"], "lang": language_attrs(language), "annotators": names,
         "prompt": item.row.prompt if item else dispute.get("prompt", ""),
         "source": item.source.prompt if item and item.source else None,
-        "instructions": _instructions(item.row) if item else [], "questions": questions,
+        "instructions": instructions(item.row) if item else [], "questions": questions,
         "verdicts": [{"annotator": name, "verdict": verdict, "comment": comment,
                       "at": verdicts[name].at if name in verdicts else None}
                      for name, verdict, comment in dispute["verdicts"]],
@@ -148,4 +165,5 @@ def fonts_css() -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["dispute_view", "fonts_css", "item_view", "language_attrs", "missing_message", "segments"]
+__all__ = ["dispute_view", "fonts_css", "instructions", "item_view", "language_attrs", "missing_message",
+           "segments"]
