@@ -2,7 +2,8 @@
 items are candidates read through the one candidates reader, ids made by RowId, and databases
 stored before that still read; the desk works through the store's public methods; the admin
 lands on the disagreements; instructions are shown in words (the checker's description, in the
-row's language and in English) with the raw id beside."""
+row's language and in English) with the raw id beside; the build folder's guidelines are shown,
+escaped, with defaults when there are none."""
 
 from __future__ import annotations
 
@@ -25,10 +26,12 @@ from starlette.testclient import TestClient  # noqa: E402
 import indicifeval.builder.review.desk as desk_module  # noqa: E402
 from indicifeval.builder.candidates import read_candidates  # noqa: E402
 from indicifeval.builder.review.app import create_app  # noqa: E402
+from indicifeval.builder.review.guidelines import blocks  # noqa: E402
 from indicifeval.builder.review.items import load_items  # noqa: E402
 from indicifeval.builder.review.serve import open_review, read_annotators  # noqa: E402
 from indicifeval.builder.review.store import ReviewStore  # noqa: E402
 from indicifeval.checkers import render_description  # noqa: E402
+from indicifeval.cli import main  # noqa: E402
 from indicifeval.core.jsonl import read_jsonl  # noqa: E402
 from indicifeval.languages import get_profile  # noqa: E402
 from indicifeval.records import Candidate, Row, RowId  # noqa: E402
@@ -160,3 +163,32 @@ def test_instructions_are_shown_in_words_in_the_rows_language_and_in_english(rev
     assert re.search(r'class="described script-Deva" dir="ltr" lang="hi"', page)
     assert re.search(r'class="described-en" lang="en" dir="ltr"', page)
     assert not re.search(r"\w=\[&#39;", page)  # no Python repr of kwargs (keywords=['…'])
+
+
+# -- guidelines ----------------------------------------------------------------------------------
+def test_guidelines_from_the_build_folder_escaped_with_defaults_when_absent(review, folders):
+    admin = client(review, "admin")
+    item = review.desk.items()[0].id
+    page = admin.get(f"/item/{quote(item)}").text
+    assert 'id="guidelines"' in page and 'data-source="default"' in page and "review/guidelines.md" in page
+    path = folders[0] / "review" / "guidelines.md"
+    path.write_text("# हिंदी टीम\n\nRead the <b>whole</b> prompt.\nThen judge it.\n\n- keywords: <script>x()</script>\n"
+                    "- numbers\n  as digits\n\n1. first\n2. second\n", encoding="utf-8")
+    page = admin.get(f"/item/{quote(item)}").text
+    panel = page[page.index('id="guidelines"'):page.index("</details>")]
+    assert 'data-source="review/guidelines.md"' in panel and "<h3>हिंदी टीम</h3>" in panel
+    assert "<p>Read the &lt;b&gt;whole&lt;/b&gt; prompt. Then judge it.</p>" in panel
+    assert "<ul><li>keywords: &lt;script&gt;x()&lt;/script&gt;</li><li>numbers as digits</li></ul>" in panel
+    assert "<ol><li>first</li><li>second</li></ol>" in panel and "<script>x()" not in page
+    assert 'data-source="default"' in admin.get(f"/item/{quote(INVALID)}").text  # another folder: its own (none)
+    path.write_bytes(b"\xff\xfe not text")
+    page = admin.get(f"/item/{quote(item)}").text
+    assert page.count("could not be read") == 1 and 'data-source="default"' in page
+    assert blocks("a\nb\n\n* c\n* d\ne") == [{"kind": "p", "text": "a b"}, {"kind": "ul", "items": ["c", "d"]},
+                                            {"kind": "p", "text": "e"}]
+
+
+def test_the_guidelines_file_is_named_in_serve_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["build", "review", "serve", "--help"])
+    assert "review/guidelines.md" in " ".join(capsys.readouterr().out.split())

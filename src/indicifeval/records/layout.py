@@ -21,6 +21,7 @@ TRANS_VALIDATION, TRANS_ROWS = "trans/validation.jsonl", "trans/rows.jsonl"
 GROUND_ROWS = "ground/rows.jsonl"
 # Human review, in the build folder: the app's database, and what export writes from it
 REVIEW_DB, REVIEW_VERDICTS, REVIEW_AGREEMENT = "review/review.sqlite", "review/verdicts.jsonl", "review/agreement.json"
+REVIEW_GUIDELINES = "review/guidelines.md"  # written by the project's lead, shown beside every item
 # pipeline -> (final rows, assembled rows, the rows they were made from): what `validate` reads
 BUILD_ROWS: dict[str, tuple[str, str, str | None]] = {"trans": (TRANS_ROWS, TRANS_CANDIDATES, TRANS_SOURCE),
                                                       "ground": (GROUND_ROWS, GROUND_ROWS, None)}
@@ -38,6 +39,6 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
 
 __all__ = ["BUILD_ROWS", "GENERATIONS", "GROUND_ROWS", "MANIFEST", "RELEASE_HUB", "RELEASE_INFO", "RELEASE_ROWS",
            "RESPONSES", "REVIEW_AGREEMENT",
-           "REVIEW_DB", "REVIEW_VERDICTS", "ROWS", "SCORES", "SUMMARY",
+           "REVIEW_DB", "REVIEW_GUIDELINES", "REVIEW_VERDICTS", "ROWS", "SCORES", "SUMMARY",
            "TRANS_CANDIDATES", "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS", "TRANS_ROWS",
            "TRANS_SOURCE", "TRANS_VALIDATION", "score_file_names"]

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from indicifeval.builder.review.auth import MAX_FORM, SESSION_COOKIE, Auth, form_fits
 from indicifeval.builder.review.context import context_view
 from indicifeval.builder.review.desk import ReviewDesk
+from indicifeval.builder.review.guidelines import guidelines_in
 from indicifeval.builder.review.items import unanswered, workflows
 from indicifeval.builder.review.pages import dispute_view, fonts_css, item_view, language_attrs, missing_message
 from indicifeval.builder.review.store import ReviewStore
@@ -152,13 +153,13 @@ def create_app(review: Review) -> ASGIApp:
     def show_item(request: Request, session: dict[str, str], found: tuple[ReviewStore, Any], status: int = 200,
                   notice: str | None = None, submitted: tuple[dict[str, str], str] | None = None,
                   missing: list[dict] | None = None) -> Response:
-        """The item page (with its Ground context); after a refused save, with the answers and
-        comment given and the questions left open named."""
+        """The item page (with its Ground context and its folder's guidelines); after a refused
+        save, with the answers and comment given and the questions left open named."""
         store, item = found
         queue = desk.queue(session["annotator"])  # a Sequence: read place by place
         view = item_view(item, workflows()[item.workflow], desk.mine(item.id, session["annotator"]),
                          session["annotator"], queue, desk.edits(item.id), context_view(store.folder, item.candidate),
-                         submitted, missing)
+                         submitted, missing, guidelines_in(store.folder))
         return review.render("item.html", request, status=status, item=view, notice=notice)
 
     async def save_verdict(request: Request) -> Response:

@@ -92,7 +92,8 @@ def instructions(row: Row) -> list[dict[str, Any]]:
 
 def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanVerdict], annotator: str,
               assigned: Sequence[str], edits: list[dict] | None = None, context: dict | None = None,
-              submitted: tuple[dict[str, str], str] | None = None, missing: list[dict] | None = None) -> dict[str, Any]:
+              submitted: tuple[dict[str, str], str] | None = None, missing: list[dict] | None = None,
+              guidelines: dict | None = None) -> dict[str, Any]:
     """The item page's data. ``submitted``: the (answers, comment) of a save that was refused,
     shown again with ``missing`` (the questions left unanswered) so that nothing is retyped."""
     row = item.row
@@ -105,7 +106,7 @@ def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanV
         "id": item.id, "language": item.language, "language_name": lang["name"], "subset": item.subset,
         "script": lang["script"], "dir": lang["dir"], "lang": lang,
         "segments": segments(row.prompt, _values(row)), "source": item.source.prompt if item.source else None,
-        "context": context, "ground": item.subset == "ground",
+        "context": context, "ground": item.subset == "ground", "guidelines": guidelines,
         "instructions": instructions(row), "findings": list(item.findings), "status": item.status,
         "reasons": list(item.reasons), "workflow": flow, "workflow_name": item.workflow,
         "answers": answers, "comment": comment, "missing": missing or [],

@@ -1,12 +1,13 @@
 // Keyboard-first review: 1-9 answer the current question and move on, Enter saves when every
 // question is answered (else names the open questions and goes to the first), n/p next and
-// previous item, u undo, c comment, Esc leaves the comment.
+// previous item, u undo, c comment, g shows or hides the guidelines, Esc leaves the comment.
 (function () {
   "use strict";
   const form = document.getElementById("verdict");
   if (!form) { return; }
   const questions = Array.from(form.querySelectorAll("fieldset.question"));
   const said = document.getElementById("unanswered");
+  const guidelines = document.getElementById("guidelines");
   let current = 0;
 
   function answered(q) { return q.querySelector("input[type=radio]:checked") !== null; }
@@ -63,6 +64,8 @@
     } else if (key === "Enter") {
       if (questions.every(answered)) { form.submit(); } else { refuse(); }
       event.preventDefault();
+    } else if (key === "g" && guidelines) {
+      guidelines.open = !guidelines.open;
     } else if (key === "n" || key === "ArrowRight") {
       const next = document.getElementById("next"); if (next) { window.location.href = next.href; }
     } else if (key === "p" || key === "ArrowLeft") {
