@@ -3,7 +3,8 @@ items are candidates read through the one candidates reader, ids made by RowId, 
 stored before that still read; the desk works through the store's public methods; the admin
 lands on the disagreements; instructions are shown in words (the checker's description, in the
 row's language and in English) with the raw id beside; the build folder's guidelines are shown,
-escaped, with defaults when there are none."""
+escaped, with defaults when there are none; a row failing validation is flagged and called
+correct only with the explicit override."""
 
 from __future__ import annotations
 
@@ -25,10 +26,11 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import indicifeval.builder.review.desk as desk_module  # noqa: E402
 from indicifeval.builder.candidates import read_candidates  # noqa: E402
+from indicifeval.builder.review.agreement import agreement_table  # noqa: E402
 from indicifeval.builder.review.app import create_app  # noqa: E402
 from indicifeval.builder.review.guidelines import blocks  # noqa: E402
-from indicifeval.builder.review.items import load_items  # noqa: E402
-from indicifeval.builder.review.serve import open_review, read_annotators  # noqa: E402
+from indicifeval.builder.review.items import OVERRIDE, edited, load_items, validation_errors  # noqa: E402
+from indicifeval.builder.review.serve import export_verdicts, open_review, read_annotators  # noqa: E402
 from indicifeval.builder.review.store import ReviewStore  # noqa: E402
 from indicifeval.checkers import render_description  # noqa: E402
 from indicifeval.cli import main  # noqa: E402
@@ -37,7 +39,7 @@ from indicifeval.languages import get_profile  # noqa: E402
 from indicifeval.records import Candidate, Row, RowId  # noqa: E402
 from tests.builder.review_fixtures import annotators_file, ground_folder, token, trans_folder  # noqa: E402
 
-INVALID = "ta/ground/ta-ground-01-pass"  # the sample's Ground row: no English source
+INVALID = "ta/ground/ta-ground-01-pass"  # the sample's Ground row: no relation, which the validator refuses
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +72,8 @@ def csrf(page: str) -> str:
 def answers(page: str, good: bool = True) -> dict[str, str]:
     out = {}
     for q in dict.fromkeys(re.findall(r'name="(q_[a-z]+)"', page)):
-        values = re.findall(rf'name="{q}" value="([^"]+)"', page)
-        out[q] = values[0] if good else values[-1]  # the first option keeps the row correct, the last does not
+        values = re.findall(rf'name="{q}" value="([^"]+)" data-key="\d" data-ok="(yes|no)"', page)
+        out[q] = next(v for v, ok in values if (ok == "yes") == good)
     return out
 
 
@@ -192,3 +194,53 @@ def test_the_guidelines_file_is_named_in_serve_help(capsys):
     with pytest.raises(SystemExit):
         main(["build", "review", "serve", "--help"])
     assert "review/guidelines.md" in " ".join(capsys.readouterr().out.split())
+
+
+# -- a row failing validation ------------------------------------------------------------------
+def test_a_row_failing_validation_is_flagged_and_correct_only_with_the_override(review, folders):
+    asha, admin = client(review, "asha"), client(review, "admin")
+    item = review.desk.find(INVALID)[1]
+    errors = validation_errors(item)
+    assert errors and all(e.startswith("validate relation_missing: ") for e in errors)
+    page = asha.get(f"/item/{quote(INVALID)}").text
+    flag = page[page.index('id="invalid"'):]
+    assert "This row fails validation" in flag and str(escape(errors[0])) in flag
+    assert f'name="{OVERRIDE}"' in page and "approve despite the validation error" in page
+    refused = post_verdict(asha, INVALID, comment="looks fine")
+    assert refused.status_code == 422 and OVERRIDE in refused.text and "fails validation" in refused.text
+    assert 'aria-invalid="true"' in refused.text and "looks fine" in refused.text  # the answers and comment kept
+    assert (INVALID, "asha") not in review.desk.latest()
+    assert post_verdict(asha, INVALID, good=False).status_code == 303  # incorrect needs no override
+    assert OVERRIDE not in review.desk.latest()[INVALID, "asha"].answers
+    assert post_verdict(asha, INVALID, **{OVERRIDE: "yes"}).status_code == 303
+    saved = review.desk.latest()[INVALID, "asha"]
+    assert saved.verdict == "correct" and saved.answers[OVERRIDE] == "yes"
+    assert f'name="{OVERRIDE}" id="override" value="yes" checked' in asha.get(f"/item/{quote(INVALID)}").text
+    clean = next(i for i in review.desk.assigned("asha") if i.startswith("hi/"))
+    assert 'id="invalid"' not in asha.get(f"/item/{quote(clean)}").text
+    assert post_verdict(asha, clean).status_code == 303 and OVERRIDE not in review.desk.latest()[clean, "asha"].answers
+    # the adjudicator too; and the override is no question for agreement
+    assert post_verdict(client(review, "ravi"), INVALID, good=False).status_code == 303
+    page = admin.get("/admin").text
+    assert "approved despite the validation error" in page
+    no = admin.post("/adjudicate", data={"item": INVALID, "verdict": "correct", "csrf": csrf(page)})
+    assert no.status_code == 422 and OVERRIDE in no.text and not review.desk.latest().get((INVALID, "admin"))
+    yes = admin.post("/adjudicate", data={"item": INVALID, "verdict": "correct", "csrf": csrf(page), OVERRIDE: "yes"})
+    assert yes.status_code == 303 and review.desk.latest()[INVALID, "admin"].answers[OVERRIDE] == "yes"
+    path, _ = export_verdicts(folders[1])
+    records = [r for _, r in read_jsonl(path)]
+    assert any(r["answers"].get(OVERRIDE) == "yes" for r in records)
+    assert {row["question"] for row in agreement_table(records, bootstrap=0)} == {
+        "meaningful", "constraint", "context", "verdict"}
+
+
+def test_the_builds_validate_reasons_flag_a_row_and_an_edit_replaces_them(review):
+    item = next(i for i in review.desk.items() if i.workflow == "trans-keywords")
+    said = "validate prompt_language: most letters are not in the language's script"
+    flagged = type(item)(item.id, item.position, item.workflow, item.candidate.with_findings([said], []),
+                         item.source, item.findings)
+    assert validation_errors(flagged) == [said] and validation_errors(item) == []
+    after = edited(flagged.candidate, item.row, [])  # the validator's say on the edited row replaces it
+    assert said not in after.reasons and after.row == item.row
+    error = {"severity": "error", "check": "keyword_in_prompt", "message": "gone"}
+    assert edited(item.candidate, item.row, [error]).reasons == ("validate keyword_in_prompt: gone",)

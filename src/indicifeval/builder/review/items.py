@@ -1,8 +1,9 @@
 """What is reviewed: the rows of build folders as items (read through the one candidates
 reader), each with its workflow, its English source, the validator's findings and the automatic
-status; who reviews which item; and the one edit an annotator may make, fixing a keyword mapping
-(prompt and kwargs together, re-validated at once; stored as an edit in the review database,
-never in the build's rows file)."""
+status; who reviews which item; what a row failing validation needs before it may be called
+correct; and the one edit an annotator may make, fixing a keyword mapping (prompt and kwargs
+together, re-validated at once; stored as an edit in the review database, never in the build's
+rows file)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,11 @@ from indicifeval.checkers import lexical_kwargs
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import load_rows
 from indicifeval.dataset.validation import validate_rows
-from indicifeval.records import ReviewItem, Row
+from indicifeval.records import Candidate, ReviewItem, Row
 from indicifeval.records.layout import BUILD_ROWS
+
+OVERRIDE = "approve_despite_validation"  # the form field, and the answer a verdict records it as
+VALIDATE = "validate "  # how a validator error is worded among a candidate's reasons
 
 
 @lru_cache(maxsize=1)
@@ -61,6 +65,13 @@ def unanswered(workflow: str, answers: dict[str, str]) -> list[dict[str, Any]]:
         if value not in {o["value"] for o in q["options"]}:
             out.append({"n": n, "id": q["id"], "text": q["text"], "invalid": bool(value)})
     return out
+
+
+def validation_errors(item: ReviewItem) -> list[str]:
+    """What the validator refuses in the item's row as it stands: its own errors on the row
+    (found again after every edit) and the build's ``validate …`` reasons (an edit replaces those)."""
+    found = [f"{VALIDATE}{f.get('check')}: {f.get('message')}" for f in item.findings if f.get("severity") == "error"]
+    return list(dict.fromkeys([*found, *(r for r in item.reasons if r.startswith(VALIDATE))]))
 
 
 def rows_file(folder: Path, subset: str) -> Path:
@@ -152,5 +163,13 @@ def revalidate(item: ReviewItem, row: Row) -> list[dict]:
     return _findings([row], [item.source] if item.source else None).get(item.id, [])
 
 
-__all__ = ["fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate", "unanswered",
-           "verdict_of", "workflow_of", "workflows"]
+def edited(candidate: Candidate, row: Row, findings: list[dict]) -> Candidate:
+    """The candidate with its row edited: the validator's say on the new row replaces its
+    ``validate …`` reasons and warnings, as the build's validate stage would have put them."""
+    said = [(f.get("severity") == "error", f"{VALIDATE}{f.get('check')}: {f.get('message')}") for f in findings]
+    kept = replace(candidate, row=row, reasons=tuple(r for r in candidate.reasons if not r.startswith(VALIDATE)))
+    return kept.with_findings([t for error, t in said if error], [t for error, t in said if not error])
+
+
+__all__ = ["OVERRIDE", "edited", "fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate",
+           "unanswered", "validation_errors", "verdict_of", "workflow_of", "workflows"]

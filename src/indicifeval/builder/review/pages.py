@@ -2,8 +2,9 @@
 text segments; the template escapes them), each instruction in words (the checker's own
 description, from the language profiles' templates, in the row's language and in English, the
 raw id beside it), the Ground context it was written from, the direction and font of its script
-(wherever language text appears: item, disagreements, progress), the annotator's own answers
-and the edits made so far, and a disagreement's answers side by side."""
+(wherever language text appears: item, disagreements, progress), what the validator refuses in
+the row, the annotator's own answers and the edits made so far, and a disagreement's answers
+side by side."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
+from indicifeval.builder.review.items import OVERRIDE, validation_errors
 from indicifeval.checkers import DescriptionError, KwargError, lexical_kwargs, render_description
 from indicifeval.languages import UnknownLanguageError, get_profile
 from indicifeval.languages.benchmark_mix import script_fonts
@@ -108,7 +110,8 @@ def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanV
         "segments": segments(row.prompt, _values(row)), "source": item.source.prompt if item.source else None,
         "context": context, "ground": item.subset == "ground", "guidelines": guidelines,
         "instructions": instructions(row), "findings": list(item.findings), "status": item.status,
-        "reasons": list(item.reasons), "workflow": flow, "workflow_name": item.workflow,
+        "reasons": list(item.reasons), "invalid": validation_errors(item), "override": OVERRIDE,
+        "overridden": answers.get(OVERRIDE) == "yes", "workflow": flow, "workflow_name": item.workflow,
         "answers": answers, "comment": comment, "missing": missing or [],
         "missing_ids": {q["id"] for q in missing or []},
         "done": mine is not None, "keywords": sorted(set(_values(row))),
@@ -124,6 +127,12 @@ def missing_message(missing: list[dict]) -> str:
     named = "; ".join(f"{q['n']}. {q['text']}" + (" (not one of its options)" if q.get("invalid") else "")
                       for q in missing)
     return f"Not saved: answer question{'s' if len(missing) > 1 else ''} {named}"
+
+
+def override_message(errors: list[str]) -> str:
+    """One line saying why a "correct" was not saved: the row fails validation, unconfirmed."""
+    return (f"Not saved: this row fails validation ({'; '.join(errors)}); to mark it correct anyway, tick "
+            f"\u201capprove despite the validation error\u201d (field {OVERRIDE})")
 
 
 def dispute_view(dispute: dict[str, Any], item: ReviewItem | None, flow: dict | None,
@@ -149,9 +158,11 @@ def dispute_view(dispute: dict[str, Any], item: ReviewItem | None, flow: dict | 
         "id": dispute["id"], "lang": language_attrs(language), "annotators": names,
         "prompt": item.row.prompt if item else dispute.get("prompt", ""),
         "source": item.source.prompt if item and item.source else None,
-        "instructions": instructions(item.row) if item else [], "questions": questions,
+        "instructions": instructions(item.row) if item else [],
+        "invalid": validation_errors(item) if item else [], "override": OVERRIDE, "questions": questions,
         "verdicts": [{"annotator": name, "verdict": verdict, "comment": comment,
-                      "at": verdicts[name].at if name in verdicts else None}
+                      "at": verdicts[name].at if name in verdicts else None,
+                      "overridden": name in verdicts and verdicts[name].answers.get(OVERRIDE) == "yes"}
                      for name, verdict, comment in dispute["verdicts"]],
     }
 
@@ -167,4 +178,4 @@ def fonts_css() -> str:
 
 
 __all__ = ["dispute_view", "fonts_css", "instructions", "item_view", "language_attrs", "missing_message",
-           "segments"]
+           "override_message", "segments"]
