@@ -248,6 +248,8 @@ def test_a_row_failing_validation_needs_the_override_and_guidelines_show(setup):
     assert "<img src=x" in guide.inner_text() and page.locator("#guidelines img").count() == 0
     page.keyboard.press("g")
     assert not guide.locator("h3").is_visible()
+    page.reload()  # left closed, it stays closed
+    assert not page.locator("#guidelines h3").is_visible()
     page.keyboard.press("g")
     assert guide.locator("h3").is_visible()
     for _ in range(page.locator("fieldset.question").count()):

@@ -11,6 +11,14 @@
   const override = document.getElementById("override");
   const guidelines = document.getElementById("guidelines");
   let current = 0;
+  // The guidelines stay as the annotator last left them (open the first time), page after page.
+  if (guidelines) {
+    try { if (window.localStorage.getItem("review-guidelines") === "closed") { guidelines.open = false; } }
+    catch (e) { /* no storage: always open */ }
+    guidelines.addEventListener("toggle", function () {
+      try { window.localStorage.setItem("review-guidelines", guidelines.open ? "open" : "closed"); } catch (e) { }
+    });
+  }
 
   function answered(q) { return q.querySelector("input[type=radio]:checked") !== null; }
   function mark() {
