@@ -19,12 +19,17 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
+from markupsafe import escape  # noqa: E402  (as the pages escape)
 from starlette.testclient import TestClient  # noqa: E402
 
+from indicifeval.builder.candidates import parse_candidate  # noqa: E402
 from indicifeval.builder.review.app import create_app  # noqa: E402
 from indicifeval.builder.review.context import context_view  # noqa: E402
 from indicifeval.builder.review.items import unanswered  # noqa: E402
 from indicifeval.builder.review.serve import open_review, read_annotators  # noqa: E402
+from indicifeval.checkers import render_description  # noqa: E402
+from indicifeval.core.errors import Source  # noqa: E402
+from indicifeval.languages import get_profile  # noqa: E402
 from indicifeval.text.keywords import count_keyword  # noqa: E402
 from indicifeval.text.normalize import match_key  # noqa: E402
 from tests.builder.review_fixtures import (  # noqa: E402
@@ -131,7 +136,9 @@ def test_the_context_is_escaped_and_marked_through_joiners(urdu):
 def test_rows_without_a_recorded_context_say_so(urdu, built, tmp_path):
     folder, review = urdu
     row = rows(folder)[0]
-    gone = context_view(folder, {**row, "provenance": {**row["provenance"], "context_id": "no-such-context"}})
+    candidate = parse_candidate({**row, "provenance": {**row["provenance"], "context_id": "no-such-context"}},
+                                Source("test", 1))
+    gone = context_view(folder, candidate)
     assert gone["missing"] and "no-such-context" in gone["missing"] and not gone["paragraphs"]
     sample = ground_folder(tmp_path, "ta")  # the bundled sample's rows: no provenance
     other = open_review([sample], read_annotators(annotators_file(tmp_path)), overlap=0)
@@ -226,7 +233,12 @@ def test_disagreements_show_each_annotators_answers_and_comments(urdu):
     assert re.search(r'<td data-annotator="asha"><b>correct</b></td><td data-annotator="ravi"><b>incorrect</b>',
                      dispute)
     assert '<td data-annotator="asha" dir="auto">ٹھیک ہے</td>' in dispute
-    assert f"forbidden_words=<b><bdi>{row['kwargs'][0]['forbidden_words']}</bdi></b>".replace("'", "&#39;") \
-        in dispute and 'dir="rtl" lang="ur">' in dispute  # with the row: prompt and instructions
+    words = row["kwargs"][0]["forbidden_words"]  # the instruction in words, Urdu and English; its data for experts
+    urdu, english = (render_description("keywords:forbidden_words", {"forbidden_words": words}, get_profile(code))
+                     for code in ("ur", "en"))
+    assert escape(urdu) in dispute and escape(english) in dispute and "forbidden_words=" not in dispute
+    raw = escape(json.dumps({"forbidden_words": words}, ensure_ascii=False))
+    assert f'<code>keywords:forbidden_words</code> <bdi class="raw-kwargs">{raw}</bdi>' in dispute
+    assert 'dir="rtl" lang="ur">' in dispute  # with the row: prompt and instructions
     r = admin.post("/adjudicate", data={"item": item, "verdict": "incorrect", "csrf": csrf(page)})
     assert r.status_code == 303 and f'data-item="{item}"' not in admin.get("/admin").text

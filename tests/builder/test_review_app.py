@@ -17,6 +17,7 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from indicifeval.builder.candidates import candidate_record  # noqa: E402
 from indicifeval.builder.review.app import CSP, create_app  # noqa: E402
 from indicifeval.builder.review.serve import export_verdicts, open_review, read_annotators  # noqa: E402
 from indicifeval.core.errors import InputError  # noqa: E402
@@ -117,7 +118,7 @@ def test_an_annotator_sees_only_their_items_and_not_the_admin_page(review):
 
 def test_hostile_prompt_text_is_escaped(review):
     admin = client(review, "admin")
-    hostile = next(i.id for s in review.stores for i in s.items() if "<script>" in i.row["prompt"])
+    hostile = next(i.id for s in review.stores for i in s.items() if "<script>" in i.row.prompt)
     page = admin.get(f"/item/{quote(hostile)}")
     assert page.status_code == 200 and page.headers["content-security-policy"] == CSP
     assert "<script>window.pwned" not in page.text and "<img src=x" not in page.text
@@ -170,14 +171,15 @@ def test_a_keyword_fix_is_stored_with_the_verdicts_not_in_the_rows_file(review, 
     r = admin.post("/fix", data={"item": item.id, "csrf": csrf(page), "old": keyword, "new": "नयाशब्द"})
     assert "keyword+fixed" in r.headers["location"] or "keyword%20fixed" in r.headers["location"]
     fixed = store.item(item.id)
-    assert "नयाशब्द" in fixed.row["prompt"] and keyword not in json.dumps(fixed.row["kwargs"])
+    assert "नयाशब्द" in fixed.row.prompt and keyword not in json.dumps(fixed.row.kwargs)
     assert not [f for f in fixed.findings if f["severity"] == "error"]  # re-validated: still consistent
     rows = [json.loads(x) for x in (store.folder / "trans" / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
     written = next(r for r in rows if str(r["key"]) == item.key)
     assert "नयाशब्द" not in written["prompt"]  # the build's output stays the machine's; the edit is the review's
     (edit,) = store.edits(item.id)
     assert edit["annotator"] == "admin" and edit["detail"] == {"from": keyword, "to": "नयाशब्द"} and edit["at"]
-    assert keyword in json.dumps(edit["before"]["kwargs"], ensure_ascii=False) and edit["after"] == fixed.row
+    assert keyword in json.dumps(edit["before"]["kwargs"], ensure_ascii=False)
+    assert edit["after"] == candidate_record(fixed.candidate)  # the row as the rows file holds one
     page = admin.get(f"/item/{quote(item.id)}").text
     admin.post("/verdict", data={"item": item.id, "csrf": csrf(page), **answer_all(page)})
     assert review.desk.latest()[item.id, "admin"].edit["keywords"] == [{"from": keyword, "to": "नयाशब्द"}]

@@ -226,6 +226,52 @@ def test_killing_the_server_loses_no_saved_verdict(setup, tmp_path):
     context.close()
 
 
+def test_a_row_failing_validation_needs_the_override_and_guidelines_show(setup):
+    """On a Ground row the validator refuses: the flag, the instructions in words, the folder's
+    guidelines (escaped; g hides and shows them); Enter with every answer "yes" saves nothing and
+    names the override; a ticks it and Enter saves, the override recorded."""
+    server, browser, folders = setup
+    item = "ta/ground/ta-ground-01-pass"
+    (folders[2] / "review" / "guidelines.md").write_text(
+        "# Tamil team\n\nJudge the <img src=x onerror=\"window.pwned = 3\"> prompt.\n\n- one\n- two\n",
+        encoding="utf-8")
+    context, page = _login(browser, server, "admin")
+    dialogs: list = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(server.url + "/item/" + quote(item))
+    assert page.locator("#invalid").is_visible() and "relation_missing" in page.locator("#invalid").inner_text()
+    described = page.locator("ol.instructions .described")
+    assert described.first.is_visible() and described.first.get_attribute("lang") == "ta"
+    assert page.locator("ol.instructions .described-en").first.inner_text().startswith("In your response")
+    guide = page.locator("#guidelines")
+    assert guide.locator("h3").inner_text() == "Tamil team" and guide.locator("li").all_inner_texts() == ["one", "two"]
+    assert "<img src=x" in guide.inner_text() and page.locator("#guidelines img").count() == 0
+    page.keyboard.press("g")
+    assert not guide.locator("h3").is_visible()
+    page.reload()  # left closed, it stays closed
+    assert not page.locator("#guidelines h3").is_visible()
+    page.keyboard.press("g")
+    assert guide.locator("h3").is_visible()
+    for _ in range(page.locator("fieldset.question").count()):
+        page.keyboard.press("1")
+    page.keyboard.press("Enter")
+    said = page.locator("#unanswered")
+    said.wait_for(state="visible")
+    assert "fails validation" in said.inner_text() and page.url.endswith(quote(item))
+    assert (item, "admin") not in {(i, a) for i, a, _ in _verdicts(folders)}
+    page.keyboard.press("a")
+    assert page.locator("#override").is_checked()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    db = sqlite3.connect(folders[2] / "review" / "review.sqlite")
+    (answers,) = db.execute("SELECT answers FROM verdicts WHERE item_id = ? AND annotator = ?",
+                            (item, "admin")).fetchone()
+    db.close()
+    assert json.loads(answers)["approve_despite_validation"] == "yes"
+    assert page.evaluate("() => window.pwned") is None and not dialogs
+    context.close()
+
+
 @pytest.fixture(scope="module")
 def urdu(setup, tmp_path_factory):
     """An Urdu Ground folder made by the Ground pipeline (rows with provenance, their contexts),
@@ -313,8 +359,9 @@ def test_two_annotators_and_an_admin_on_an_urdu_ground_project(urdu):
         if "length_constraints:number_paragraphs" in ids:
             assert admin.locator("#context .para").count() == kw["num_paragraphs"]
 
-    # the admin: progress and the disagreement, right to left, both annotators side by side
-    admin.goto(server.url + "/admin")
+    # the admin lands on the disagreement: progress and the disagreement, right to left, side by side
+    admin.goto(server.url + "/")
+    assert admin.url.endswith("/admin") and "Disagreements to adjudicate (1)" in admin.locator("h1").first.inner_text()
     assert _direction(admin, "table.progress .native") == "rtl"
     dispute = admin.locator(f'section.dispute[data-item="{first}"]')
     assert _direction(admin, f'section.dispute[data-item="{first}"] .prompt') == "rtl"
@@ -340,6 +387,8 @@ def test_two_annotators_and_an_admin_on_an_urdu_ground_project(urdu):
         with asha.expect_navigation():
             asha.keyboard.press("Enter")
     assert "Nothing left to review" in asha.content() and _direction(asha, "table.progress .native") == "rtl"
+    admin.goto(server.url + "/")  # nothing left to adjudicate: the admin is done too
+    assert "Nothing left to review or adjudicate" in admin.content()
     assert {i for i, a, _ in _verdicts([folder]) if a == "asha"} == set(rows)
     for c in (ca, cr, cd):
         c.close()

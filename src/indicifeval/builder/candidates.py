@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from indicifeval.core.errors import Source
 from indicifeval.core.jsonl import read_jsonl, write_jsonl
 from indicifeval.dataset import hub_record, parse_row
 from indicifeval.records import Candidate
@@ -27,17 +28,21 @@ def read_candidates(path: str | Path, language: str | None = None, subset: str |
     """Each line's row parsed and checked as any dataset row is (file, line and field named; a
     row of another ``language``/``subset`` than given is refused), and its status one of the
     machine's."""
-    out = []
-    for source, record in read_jsonl(path):
-        row = parse_row(record, source, language, subset)
-        status = record.get("status")
-        if status not in CANDIDATE_STATUSES:
-            raise source.error(f"status must be {' or '.join(CANDIDATE_STATUSES)}, got {status!r:.40}", "status")
-        try:
-            out.append(replace(Candidate.from_json(record), row=row))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise source.error(f"not a built row ({exc.__class__.__name__}: {exc})") from None
-    return out
+    return [parse_candidate(record, source, language, subset) for source, record in read_jsonl(path)]
 
 
-__all__ = ["candidate_record", "read_candidates", "write_candidates"]
+def parse_candidate(record: dict, source: Source, language: str | None = None,
+                    subset: str | None = None) -> Candidate:
+    """One stored candidate (a line of a rows file, or a row the review database keeps), checked
+    as ``read_candidates`` checks each line; errors name ``source`` and the field."""
+    row = parse_row(record, source, language, subset)
+    status = record.get("status")
+    if status not in CANDIDATE_STATUSES:
+        raise source.error(f"status must be {' or '.join(CANDIDATE_STATUSES)}, got {status!r:.40}", "status")
+    try:
+        return replace(Candidate.from_json(record), row=row)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise source.error(f"not a built row ({exc.__class__.__name__}: {exc})") from None
+
+
+__all__ = ["candidate_record", "parse_candidate", "read_candidates", "write_candidates"]

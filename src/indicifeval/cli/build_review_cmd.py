@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from indicifeval.cli.common import HelpFormatter
+from indicifeval.records.layout import REVIEW_GUIDELINES
 
 
 def _debug(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +22,10 @@ def register(verbs: argparse._SubParsersAction) -> None:
     steps = review.add_subparsers(dest="review_command", required=True, metavar="STEP")
     s = steps.add_parser("serve", formatter_class=HelpFormatter, help="the review app",
                          description="Serve the review app over build folders (SQLite in each folder's review/). "
-                         "Binds to 127.0.0.1 unless told otherwise; every page needs an annotator's token.")
+                         "Binds to 127.0.0.1 unless told otherwise; every page needs an annotator's token. "
+                         f"Guidelines: each folder's {REVIEW_GUIDELINES}, if there is one, is shown beside its "
+                         "items (plain text: paragraphs, '- ' or '1. ' lists, '# ' headings; never HTML), else "
+                         "default guidelines. An admin lands on the disagreements to adjudicate.")
     s.add_argument("folders", nargs="+", metavar="BUILD_DIR")
     s.add_argument("--annotators", required=True, help="JSON or YAML: name: annotator or name: admin; each new "
                    "name gets a random token, printed once (scrypt hashes in NAME.auth.sqlite beside the file)")

@@ -133,28 +133,38 @@ class Candidate:
 
 @dataclass(frozen=True)
 class ReviewItem:
-    """One row under review: its id (``language/subset/key``), its place, the workflow that asks
-    about it, the row as reviewers see it (the hub's fields, edits applied), the English row it
-    was made from, and the machine's suggestion beside it (status, reasons, the validator's
-    findings). Human answers live apart, in verdicts and edits."""
+    """One row under review: its id (the text of its ``RowId``, ``language/subset/key``), its
+    place, the workflow that asks about it, the candidate as reviewers see it (the built row,
+    edits applied, with the machine's status and reasons), the English row it was made from, and
+    the validator's findings on it. Human answers live apart, in verdicts and edits."""
 
     id: str
     position: int
     workflow: str
-    row: dict[str, Any]
-    source: dict[str, Any] | None = None
-    status: str = AUTO_OK
-    reasons: tuple[str, ...] = ()
+    candidate: Candidate
+    source: Row | None = None
     findings: tuple[dict[str, Any], ...] = ()
 
     @property
+    def row(self) -> Row:
+        return self.candidate.row
+
+    @property
+    def status(self) -> str:
+        return self.candidate.status
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return self.candidate.reasons
+
+    @property
     def language(self) -> str:
-        return str(self.row.get("language") or self.id.split("/", 1)[0])
+        return self.row.language
 
     @property
     def subset(self) -> str:
-        return str(self.row.get("subset") or self.id.split("/", 2)[1])
+        return self.row.subset
 
     @property
     def key(self) -> str:
-        return self.id.split("/", 2)[2]
+        return str(self.row.key)

@@ -27,6 +27,7 @@ GROUND_ROWS, GROUND_REJECTED = "ground/rows.jsonl", "ground/rejected.jsonl"
 GROUND_VALIDATION = "ground/validation.jsonl"
 # Human review, in the build folder: the app's database, and what export writes from it
 REVIEW_DB, REVIEW_VERDICTS, REVIEW_AGREEMENT = "review/review.sqlite", "review/verdicts.jsonl", "review/agreement.json"
+REVIEW_GUIDELINES = "review/guidelines.md"  # written by the project's lead, shown beside every item
 # pipeline -> (final rows, assembled rows, the rows they were made from): what `validate` reads
 BUILD_ROWS: dict[str, tuple[str, str, str | None]] = {"trans": (TRANS_ROWS, TRANS_CANDIDATES, TRANS_SOURCE),
                                                       "ground": (GROUND_ROWS, GROUND_ROWS, None)}
@@ -50,6 +51,7 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
 __all__ = ["BUILD_ROWS", "GENERATIONS", "GROUND_CONTEXTS", "GROUND_GENERATIONS", "GROUND_KEYWORDS",
            "GROUND_KEYWORDS_MADE", "GROUND_KEYWORDS_RANKED", "GROUND_REJECTED", "GROUND_REQUESTS", "GROUND_ROWS",
            "GROUND_SELECT_REJECTED", "GROUND_SHARDS", "GROUND_VALIDATION", "GROUND_VOCAB", "MANIFEST", "RELEASE_HUB",
-           "RELEASE_INFO", "RELEASE_ROWS", "RESPONSES", "REVIEW_AGREEMENT", "REVIEW_DB", "REVIEW_VERDICTS", "ROWS",
+           "RELEASE_INFO", "RELEASE_ROWS", "RESPONSES", "REVIEW_AGREEMENT", "REVIEW_DB", "REVIEW_GUIDELINES",
+           "REVIEW_VERDICTS", "ROWS",
            "SCORES", "SUMMARY", "TRANS_CANDIDATES", "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS",
            "TRANS_ROWS", "TRANS_SOURCE", "TRANS_VALIDATION", "ground_part", "score_file_names"]

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from indicifeval.builder.review.items import OVERRIDE
+
 Ratings = Sequence[Mapping[str, str | None]]
 
 _ONE = 1.0 - 1e-12  # expected agreement at or above this counts as 1: the coefficient is undefined
@@ -238,7 +240,8 @@ def agreement_table(verdict_records: Iterable[dict], questions: Mapping[str, Seq
                     **kw: Any) -> list[dict]:
     """One row per (language, question) with every coefficient, plus an "all" language pooling them.
 
-    Questions are those found in the records' answers, plus "verdict". Adjudication records are left
+    Questions are those found in the records' answers, plus "verdict" (the validation override is
+    not a question: it is left out). Adjudication records are left
     out (they settle disagreements, they are not a rating); a later record by the same annotator on the
     same item replaces an earlier one. `questions` (question -> its allowed answers) gives each question's
     full scale, which AC1's chance term counts even where an answer went unused; `kw` goes to `agreement`."""
@@ -250,6 +253,7 @@ def agreement_table(verdict_records: Iterable[dict], questions: Mapping[str, Seq
             continue
         item, annotator = str(rec["item_id"]), str(rec["annotator"])
         answers = dict(rec.get("answers") or {})
+        answers.pop(OVERRIDE, None)
         names |= set(answers)
         answers["verdict"] = rec.get("verdict")
         for question, answer in answers.items():

@@ -3,7 +3,8 @@ Jinja2 with autoescaping, SQLite). Safe by default: every page needs a session f
 annotator's token; every state-changing request carries the session's CSRF token; a strict
 Content-Security-Policy allows only the app's own script and styles (prompt text, however
 hostile, is data in escaped HTML and can run nothing); an annotator sees only the items
-assigned to them, an admin sees all and adjudicates."""
+assigned to them, an admin sees all and lands on the disagreements to adjudicate. A "correct"
+on a row the validator refuses is saved only with the explicit override field."""
 
 from __future__ import annotations
 
@@ -27,8 +28,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from indicifeval.builder.review.auth import MAX_FORM, SESSION_COOKIE, Auth, form_fits
 from indicifeval.builder.review.context import context_view
 from indicifeval.builder.review.desk import ReviewDesk
-from indicifeval.builder.review.items import unanswered, workflows
-from indicifeval.builder.review.pages import dispute_view, fonts_css, item_view, language_attrs, missing_message
+from indicifeval.builder.review.guidelines import guidelines_in
+from indicifeval.builder.review.items import OVERRIDE, unanswered, validation_errors, workflows
+from indicifeval.builder.review.pages import (
+    dispute_view,
+    fonts_css,
+    item_view,
+    language_attrs,
+    missing_message,
+    override_message,
+)
 from indicifeval.builder.review.store import ReviewStore
 from indicifeval.core.errors import InputError
 
@@ -133,7 +142,11 @@ def create_app(review: Review) -> ASGIApp:
         item_id = desk.next_for(session["annotator"])
         if item_id is not None:
             return _to(f"/item/{quote(item_id)}")
-        return review.render("done.html", request, rows=desk.progress_rows(session["annotator"]))
+        admin = session["role"] == "admin"
+        if admin and desk.disagreement_count():  # an adjudicator's work: the items annotators disagree on
+            return _to("/admin")
+        return review.render("done.html", request, rows=desk.progress_rows(None if admin else session["annotator"]),
+                             admin=admin)
 
     def item_page(request: Request) -> Response:
         session = needs_session(request)
@@ -147,15 +160,16 @@ def create_app(review: Review) -> ASGIApp:
 
     def show_item(request: Request, session: dict[str, str], found: tuple[ReviewStore, Any], status: int = 200,
                   notice: str | None = None, submitted: tuple[dict[str, str], str] | None = None,
-                  missing: list[dict] | None = None) -> Response:
-        """The item page (with its Ground context); after a refused save, with the answers and
-        comment given and the questions left open named."""
+                  missing: list[dict] | None = None, refused: bool = False) -> Response:
+        """The item page (with its Ground context and its folder's guidelines); after a refused
+        save, with the answers and comment given and what was missing named (the questions
+        left open, or ``refused``: the override a row failing validation needs)."""
         store, item = found
         queue = desk.queue(session["annotator"])  # a Sequence: read place by place
         view = item_view(item, workflows()[item.workflow], desk.mine(item.id, session["annotator"]),
-                         session["annotator"], queue, desk.edits(item.id), context_view(store.folder, item.row),
-                         submitted, missing)
-        return review.render("item.html", request, status=status, item=view, notice=notice)
+                         session["annotator"], queue, desk.edits(item.id), context_view(store.folder, item.candidate),
+                         submitted, missing, guidelines_in(store.folder))
+        return review.render("item.html", request, status=status, item=view, notice=notice, refused=refused)
 
     async def save_verdict(request: Request) -> Response:
         return await item_post(request, lambda session, form, item_id: save(request, session, form, item_id))
@@ -163,11 +177,21 @@ def create_app(review: Review) -> ASGIApp:
     def save(request: Request, session: dict[str, str], form: Any, item_id: str) -> Response:
         answers = {k[2:]: str(v) for k, v in form.items() if k.startswith("q_")}
         comment = str(form.get("comment", ""))
+        override = str(form.get(OVERRIDE, "")) == "yes"
         found = desk.find(item_id)  # there: item_form checked it
-        missing = unanswered(found[1].workflow, answers) if found else []
-        if missing and found:  # the page again, 422, naming the questions left open; nothing saved
+        if found is None:
+            return _secure(PlainTextResponse("no such item for you", status_code=404))
+        missing = unanswered(found[1].workflow, answers)
+        if missing:  # the page again, 422, naming the questions left open; nothing saved
             return show_item(request, session, found, 422, missing_message(missing), (answers, comment), missing)
-        desk.judge(session["annotator"], item_id, answers, comment, found)
+        try:
+            desk.judge(session["annotator"], item_id, answers, comment, found, override)
+        except InputError as exc:
+            if exc.field != OVERRIDE:
+                raise
+            # the page again, 422, naming the override a "correct" on a refused row needs; nothing saved
+            return show_item(request, session, found, 422, override_message(validation_errors(found[1])),
+                             (answers, comment), refused=True)
         return _to("/next")
 
     async def undo(request: Request) -> Response:
@@ -222,8 +246,10 @@ def create_app(review: Review) -> ASGIApp:
                 return _secure(PlainTextResponse("for the admin only", status_code=403))
             try:
                 desk.adjudicate(session["annotator"], str(form.get("item", "")), str(form.get("verdict", "")),
-                                str(form.get("comment", "")))
-            except InputError:
+                                str(form.get("comment", "")), str(form.get(OVERRIDE, "")) == "yes")
+            except InputError as exc:
+                if exc.field == OVERRIDE:
+                    return review.render("message.html", request, status=422, message=str(exc), back="/admin")
                 return _secure(PlainTextResponse("no such item or verdict", status_code=400))
             return _to("/admin")
 

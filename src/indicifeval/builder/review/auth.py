@@ -1,27 +1,28 @@
 """Who may use the review app, and for how long. Annotator tokens are random, shown once and
 kept only as scrypt hashes (per-token salt, parameters recorded); sessions are server-side
 (random ids kept as their SHA-256), expire, and can be ended from the command line while the
-server runs; the login form has its own CSRF guard and a rate limit. These secrets live in
-their own SQLite file (0600) beside the annotators file, never in a build folder, so the
-verdict store and its exports carry none."""
+server runs; the login form has its own CSRF guard, and failed logins a limit (``throttle.py``)
+that never refuses a right token. These secrets live in their own SQLite file (0600) beside the
+annotators file, never in a build folder, so the verdict store and its exports carry none."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
-import math
 import os
 import secrets
 import sqlite3
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from indicifeval.builder.review.modes import DB_MODE, create_private
+from indicifeval.builder.review.throttle import FAILURES, WINDOW, LoginLimit
 from indicifeval.core.errors import InputError
 
 if TYPE_CHECKING:
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
 SESSION_COOKIE, LOGIN_COOKIE = "review_session", "review_login"
 MAX_FORM = 64 * 1024  # bytes in a posted form: a comment (2,000 characters) or a keyword fix fits many times
 SCRYPT = {"n": 1 << 14, "r": 8, "p": 1}  # 16 MiB, ~60 ms: ample for 256-bit random tokens
-FAILURES, WINDOW = 5, 60.0  # failed logins allowed per address and per annotator in WINDOW seconds
+LOGIN_THREADS = 2  # token checks (scrypt) run here, not in the pages' pool: a flood of logins cannot starve pages
+_DUMMY_SALT = os.urandom(16)  # a token naming nobody is hashed as much as one naming someone
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tokens (name TEXT PRIMARY KEY, kdf TEXT, n INTEGER, r INTEGER, p INTEGER,
@@ -110,9 +112,12 @@ class TokenStore:
         """The annotators holding an issued token."""
         return {r[0] for r in self._run("SELECT name FROM tokens")}
 
-    def verify(self, name: str, token: str) -> bool:
-        rows = self._run("SELECT kdf, n, r, p, salt, hash FROM tokens WHERE name = ?", (name,))
+    def verify(self, name: str | None, token: str) -> bool:
+        """Whether ``token`` is ``name``'s; as much work for a name with no token (or none), so
+        the time taken says nothing of who holds one."""
+        rows = self._run("SELECT kdf, n, r, p, salt, hash FROM tokens WHERE name = ?", (name,)) if name else []
         if not rows or rows[0][0] != "scrypt":
+            _scrypt(token, _DUMMY_SALT, **SCRYPT)
             return False
         _, n, r, p, salt, digest = rows[0]
         return hmac.compare_digest(_scrypt(token, salt, n, r, p), digest)
@@ -152,48 +157,6 @@ class TokenStore:
         self._run("DELETE FROM sessions WHERE id_sha256 = ?", (_sha256(sid),))
 
 
-class LoginLimit:
-    """At most ``failures`` failed logins per key (an address, an annotator) in ``window``
-    seconds; in memory, so a restart forgets (as it should: the limit slows guessing down, the
-    tokens' 256 bits are what stop it)."""
-
-    def __init__(self, failures: int = FAILURES, window: float = WINDOW, clock: Callable[[], float] = time.time):
-        self.failures, self.window, self.clock = failures, window, clock
-        self._seen: dict[tuple[str, str], deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def _recent(self, key: tuple[str, str], now: float) -> deque[float]:
-        times = self._seen.get(key, deque())
-        while times and times[0] <= now - self.window:
-            times.popleft()
-        return times
-
-    def wait(self, keys: Iterable[tuple[str, str]]) -> int:
-        """Seconds before any of ``keys`` may try again; 0: now."""
-        now, worst = self.clock(), 0.0
-        with self._lock:
-            for key in keys:
-                times = self._recent(key, now)
-                if len(times) >= self.failures:
-                    worst = max(worst, times[len(times) - self.failures] + self.window - now)
-        return math.ceil(worst) if worst > 0 else 0
-
-    def failed(self, keys: Iterable[tuple[str, str]]) -> None:
-        now = self.clock()
-        with self._lock:
-            for key in keys:
-                self._seen[key] = self._recent(key, now)
-                self._seen[key].append(now)
-            if len(self._seen) > 10_000:  # many addresses: forget those with nothing recent
-                self._seen = {k: v for k, v in self._seen.items() if self._recent(k, now)}
-
-    def succeeded(self, key: tuple[str, str]) -> None:
-        """The annotator got in: their count starts again. An address's does not, or one valid
-        token would let its holder guess the others' without limit."""
-        with self._lock:
-            self._seen.pop(key, None)
-
-
 class Auth:
     """The app's guard: login and logout, the session of a request, whether a post is from
     this site, the client's address and whether its connection is HTTPS."""
@@ -209,6 +172,8 @@ class Auth:
         self.max_age, self.behind_https = session_hours * 3600, behind_https
         self.trusted = frozenset(trusted_proxies)
         self.limit = limit or LoginLimit(clock=store.clock)
+        self._checks: ThreadPoolExecutor | None = None
+        self._checks_lock = threading.Lock()
         prefix = "__Host-" if behind_https else ""  # a __Host- cookie cannot be planted by a sibling domain
         self.session_cookie, self.login_cookie = prefix + SESSION_COOKIE, prefix + LOGIN_COOKIE
 
@@ -286,21 +251,29 @@ class Auth:
         return name if name in self.roster else None
 
     def check(self, token: str) -> str | None:
-        """The annotator whose token this is, or None."""
+        """The annotator whose token this is, or None: every clear token compared and the
+        named one's hash computed (a dummy one for a token naming nobody), in constant time."""
         found = None
         for name, clear in self.clear.items():  # every one compared, in constant time
             if hmac.compare_digest(token.encode("utf-8"), clear.encode("utf-8")):
                 found = name
-        if found is not None:
-            return found
         named = self._named(token)
-        return named if named is not None and self.store.verify(named, token) else None
+        hashed = self.store.verify(named, token)  # also when a clear token matched: the same work
+        return found if found is not None else named if hashed else None
+
+    async def _off_loop(self, work: Callable[[], tuple[str, str] | None]) -> tuple[str, str] | None:
+        """``work`` (scrypt and the secrets file) in the login threads, off the event loop."""
+        with self._checks_lock:
+            if self._checks is None:
+                self._checks = ThreadPoolExecutor(LOGIN_THREADS, thread_name_prefix="review-login")
+        return await asyncio.wrap_future(self._checks.submit(work))
 
     async def login(self, request: Request, page: Callable[[int, str | None, str], Response]) -> Response:
         """GET: the form, with a fresh pre-session CSRF cookie; POST: a same-site post whose
-        form token matches that cookie, within the rate limit, with a known token -> a new
-        session. ``page(status, error, csrf)`` renders the login page."""
-        from starlette.concurrency import run_in_threadpool
+        form token matches that cookie, with a known token -> a new session. The token is
+        checked first: a right one always gets in; a wrong one counts against the client's
+        address and the annotator it names, and past the limit is answered 429 with
+        Retry-After. ``page(status, error, csrf)`` renders the login page."""
         from starlette.responses import PlainTextResponse, RedirectResponse
 
         def form_page(status: int, error: str | None, value: str | None = None) -> Response:
@@ -323,15 +296,9 @@ class Auth:
             return form_page(403, "this login form is stale or not this site's: log in again")
         token = str(form.get("token", "")).strip()
         named = self._named(token)
-        keys = [("address", self.client(request))] + ([("name", named)] if named else [])
-        wait = self.limit.wait(keys)
-        if wait:
-            response = form_page(429, f"too many failed logins: try again in {wait} s", expected)
-            response.headers["Retry-After"] = str(wait)
-            return response
         old = request.cookies.get(self.session_cookie)
 
-        def enter() -> tuple[str, str] | None:  # scrypt and the secrets file: off the event loop
+        def enter() -> tuple[str, str] | None:
             who = self.check(token)
             if who is None:
                 return None
@@ -339,9 +306,13 @@ class Auth:
                 self.store.end_session(old)
             return who, self.store.start_session(who, self.max_age)[0]
 
-        entered = await run_in_threadpool(enter)
+        entered = await self._off_loop(enter)
         if entered is None:
-            self.limit.failed(keys)
+            wait = self.limit.fail([("address", self.client(request))] + ([("name", named)] if named else []))
+            if wait:
+                response = form_page(429, f"too many failed logins: try again in {wait} s", expected)
+                response.headers["Retry-After"] = str(wait)
+                return response
             return form_page(403, "unknown token", expected)
         who, sid = entered
         self.limit.succeeded(("name", who))
@@ -361,5 +332,5 @@ class Auth:
         return response
 
 
-__all__ = ["LOGIN_COOKIE", "MAX_FORM", "SCRYPT", "SESSION_COOKIE", "Auth", "LoginLimit", "TokenStore", "auth_path",
-           "form_fits"]
+__all__ = ["FAILURES", "LOGIN_COOKIE", "MAX_FORM", "SCRYPT", "SESSION_COOKIE", "WINDOW", "Auth", "LoginLimit",
+           "TokenStore", "auth_path", "form_fits"]

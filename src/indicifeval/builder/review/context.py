@@ -17,6 +17,7 @@ from indicifeval.checkers.rules import get_rules
 from indicifeval.core.errors import InputError
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.languages import get_profile
+from indicifeval.records import Candidate
 from indicifeval.records.layout import GROUND_CONTEXTS as CONTEXTS
 from indicifeval.text.keywords import keyword_pattern
 from indicifeval.text.normalize import match_key, match_key_of_nfc, nfc
@@ -139,26 +140,25 @@ def _pieces(text: str, span: Span, sentences: list[Span] | None, marks: list[Spa
     return out
 
 
-def context_view(folder: Path, row: dict) -> dict[str, Any] | None:
+def context_view(folder: Path, candidate: Candidate) -> dict[str, Any] | None:
     """The item's context for the page, or None for a row with no recorded context (rows not
     built here, such as the hub's or the bundled sample's)."""
-    provenance = row.get("provenance") or {}
+    row, provenance = candidate.row, candidate.provenance
     context_id = provenance.get("context_id")
-    if row.get("subset") != "ground" or not context_id:
+    if row.subset != "ground" or not context_id:
         return None
     record = contexts_in(folder).get(str(context_id))
     view: dict[str, Any] = {"id": str(context_id), "doc_id": provenance.get("doc_id"),
                             "corpus": provenance.get("corpus"), "in_prompt": bool(provenance.get("context_required"))}
     if record is None:
         return {**view, "missing": f"context {context_id} is not in {CONTEXTS}", "paragraphs": [], "notes": []}
-    language = str(row.get("language") or record.get("language"))
+    language = row.language
     text = nfc(str(record.get("text", "")))
     paras = _paragraph_spans(text) or [(0, len(text))]
     notes: list[dict[str, Any]] = []
     marks: list[Span] = []
     numbered_sentences = numbered_paragraphs = False
-    for iid, kw in zip(row.get("instruction_id_list", []), row.get("kwargs", [])):
-        kw = kw or {}
+    for iid, kw in zip(row.instruction_id_list, row.kwargs):
         if iid in _KEYWORD and kw.get(_KEYWORD[iid]):
             value = kw[_KEYWORD[iid]]
             for word in value if isinstance(value, list) else [value]:

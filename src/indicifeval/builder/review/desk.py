@@ -1,17 +1,26 @@
 """The review's domain, with no web code in it: the items of some build folders (one store
 each), who reviews which, and what a person may do — judge an item, withdraw a verdict, fix a
-keyword (an edit that reopens the item), adjudicate — each one transaction in the item's store.
-The web app (``app.py``) only turns requests into these calls and their results into pages."""
+keyword (an edit that reopens the item), adjudicate — each one transaction in the item's store,
+through the store's public methods. A row the validator refuses is called correct only with an
+explicit override, recorded with the verdict. The web app (``app.py``) only turns requests into
+these calls and their results into pages."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from indicifeval.builder.review.items import fix_keyword, revalidate, verdict_of, workflows
+from indicifeval.builder.review.items import (
+    OVERRIDE,
+    edited,
+    fix_keyword,
+    revalidate,
+    validation_errors,
+    verdict_of,
+    workflows,
+)
 from indicifeval.builder.review.store import ReviewStore, now_iso
 from indicifeval.core.errors import InputError
 from indicifeval.records import HumanVerdict, ReviewItem
@@ -141,16 +150,18 @@ class ReviewDesk:
 
     # -- acting ---------------------------------------------------------------------------------
     def judge(self, annotator: str, item_id: str, answers: dict[str, str], comment: str = "",
-              found: tuple[ReviewStore, ReviewItem] | None = None) -> str | None:
+              found: tuple[ReviewStore, ReviewItem] | None = None, override: bool = False) -> str | None:
         """Save ``annotator``'s answers about the item (``found``: its store and item, when the
         caller has them); returns the verdict they mean, or None (nothing saved) while a
-        question of the workflow is unanswered."""
+        question of the workflow is unanswered. A "correct" on a row the validator refuses
+        needs ``override`` (else InputError naming the field), and records it."""
         store, item = found if found is not None and found[1].id == item_id else self._found(item_id)
         questions = workflows()[item.workflow]["questions"]
         answers = {q["id"]: str(answers.get(q["id"], "")) for q in questions}
         verdict = verdict_of(item.workflow, answers)
         if verdict is None:
             return None
+        answers |= _overridden(item, verdict, override)
         mine = [e["detail"] for e in store.edits(item_id) if e["annotator"] == annotator]
         edit = {"keywords": mine, "by": annotator} if mine else None
         store.save(HumanVerdict(item_id, annotator, item.workflow, answers, comment[:MAX_COMMENT], edit, now_iso(),
@@ -172,16 +183,19 @@ class ReviewDesk:
             raise InputError("this workflow allows no edit", field="keyword")
         row = fix_keyword(item.row, old, new)
         findings = revalidate(item, row)
-        reopened = store.save_edit(item_id, annotator, "keyword", {"from": old.strip(), "to": new.strip()}, row,
-                                   findings)
+        reopened = store.save_edit(item_id, annotator, "keyword", {"from": old.strip(), "to": new.strip()},
+                                   edited(item.candidate, row, findings), findings)
         return FixOutcome(sum(1 for f in findings if f.get("severity") == "error"), reopened)
 
-    def adjudicate(self, admin: str, item_id: str, verdict: str, comment: str = "") -> None:
+    def adjudicate(self, admin: str, item_id: str, verdict: str, comment: str = "", override: bool = False) -> None:
+        """The adjudicator's final word; a "correct" on a row the validator refuses needs
+        ``override``, as an annotator's does."""
         if verdict not in VERDICTS:
             raise InputError(f"a verdict is one of {', '.join(VERDICTS)}", field="verdict")
-        store, _ = self._found(item_id)
-        store.save(HumanVerdict(item_id, admin, "adjudication", {"verdict": verdict}, comment[:MAX_COMMENT], None,
-                                now_iso(), verdict, True))
+        store, item = self._found(item_id)
+        answers = {"verdict": verdict} | _overridden(item, verdict, override)
+        store.save(HumanVerdict(item_id, admin, "adjudication", answers, comment[:MAX_COMMENT], None, now_iso(),
+                                verdict, True))
 
     def _found(self, item_id: str) -> tuple[ReviewStore, ReviewItem]:
         found = self.find(item_id)
@@ -210,7 +224,7 @@ class ReviewDesk:
         out: list[dict[str, Any]] = []
         for store in self.stores:
             for item, verdicts in store.disputes(None if limit is None else limit - len(out)):
-                out.append({"id": item.id, "prompt": item.row["prompt"][:300],
+                out.append({"id": item.id, "prompt": item.row.prompt[:300],
                             "verdicts": [(v.annotator, v.verdict, v.comment) for v in verdicts]})
         return sorted(out, key=lambda d: d["id"])
 
@@ -221,13 +235,20 @@ class ReviewDesk:
     def standing(self, item_id: str) -> dict[str, HumanVerdict]:
         """annotator -> their standing verdict on one item (answers and comment included), read
         by the item's index: what the adjudicator compares side by side."""
-        found = self.find(item_id)
-        if found is None:
-            return {}
-        rows = found[0]._run("SELECT * FROM verdicts WHERE item_id = ? AND withdrawn = 0 ORDER BY id", (item_id,))
-        return {r["annotator"]: HumanVerdict(r["item_id"], r["annotator"], r["workflow"], json.loads(r["answers"]),
-                                             r["comment"] or "", json.loads(r["edit"]) if r["edit"] else None,
-                                             r["at"], r["verdict"], bool(r["adjudication"])) for r in rows}
+        store = self.store_of(item_id)
+        return {v.annotator: v for v in store.verdicts_on(item_id)} if store else {}
+
+
+def _overridden(item: ReviewItem, verdict: str, override: bool) -> dict[str, str]:
+    """What a verdict records of the validation override: nothing unless the row fails
+    validation and the verdict calls it correct; then the override must have been given."""
+    errors = validation_errors(item)
+    if verdict != "correct" or not errors:
+        return {}
+    if not override:
+        raise InputError(f"this row fails validation ({'; '.join(errors)}): marking it correct needs "
+                         f"{OVERRIDE}=yes, the explicit override", field=OVERRIDE)
+    return {OVERRIDE: "yes"}
 
 
 __all__ = ["FixOutcome", "ReviewDesk"]

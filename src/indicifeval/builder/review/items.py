@@ -1,12 +1,15 @@
-"""What is reviewed: the rows of build folders as items, each with its workflow, its English
-source, the validator's findings and the automatic status; who reviews which item; and the one
-edit an annotator may make, fixing a keyword mapping (prompt and kwargs together, re-validated
-at once; stored as an edit in the review database, never in the build's rows file)."""
+"""What is reviewed: the rows of build folders as items (read through the one candidates
+reader), each with its workflow, its English source, the validator's findings and the automatic
+status; who reviews which item; what a row failing validation needs before it may be called
+correct; and the one edit an annotator may make, fixing a keyword mapping (prompt and kwargs
+together, re-validated at once; stored as an edit in the review database, never in the build's
+rows file)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -14,13 +17,16 @@ from typing import Any
 
 import regex
 
+from indicifeval.builder.candidates import read_candidates
 from indicifeval.checkers import lexical_kwargs
 from indicifeval.core.errors import InputError
-from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import load_rows
 from indicifeval.dataset.validation import validate_rows
-from indicifeval.records import AUTO_OK, ReviewItem
+from indicifeval.records import Candidate, ReviewItem, Row
 from indicifeval.records.layout import BUILD_ROWS
+
+OVERRIDE = "approve_despite_validation"  # the form field, and the answer a verdict records it as
+VALIDATE = "validate "  # how a validator error is worded among a candidate's reasons
 
 
 @lru_cache(maxsize=1)
@@ -29,18 +35,17 @@ def workflows() -> dict[str, Any]:
     return {k: v for k, v in json.loads(text).items() if not k.startswith("_")}
 
 
-def has_keywords(record: dict) -> bool:
-    return any(kw.get(name) for iid, kw in zip(record["instruction_id_list"], record["kwargs"])
+def has_keywords(row: Row) -> bool:
+    return any(kw.get(name) for iid, kw in zip(row.instruction_id_list, row.kwargs)
                for name in lexical_kwargs(iid) if name != "letter")
 
 
-def workflow_of(record: dict) -> str:
+def workflow_of(row: Row) -> str:
     for name, flow in workflows().items():
         applies = flow["applies"]
-        if applies["subset"] == record["subset"] and applies.get("keywords", has_keywords(record)) == \
-                has_keywords(record):
+        if applies["subset"] == row.subset and applies.get("keywords", has_keywords(row)) == has_keywords(row):
             return name
-    raise InputError(f"no review workflow for subset {record['subset']!r}")
+    raise InputError(f"no review workflow for subset {row.subset!r}")
 
 
 def verdict_of(workflow: str, answers: dict[str, str]) -> str | None:
@@ -62,13 +67,19 @@ def unanswered(workflow: str, answers: dict[str, str]) -> list[dict[str, Any]]:
     return out
 
 
+def validation_errors(item: ReviewItem) -> list[str]:
+    """What the validator refuses in the item's row as it stands: its own errors on the row
+    (found again after every edit) and the build's ``validate …`` reasons (an edit replaces those)."""
+    found = [f"{VALIDATE}{f.get('check')}: {f.get('message')}" for f in item.findings if f.get("severity") == "error"]
+    return list(dict.fromkeys([*found, *(r for r in item.reasons if r.startswith(VALIDATE))]))
+
+
 def rows_file(folder: Path, subset: str) -> Path:
     final, assembled, _ = BUILD_ROWS[subset]
     return folder / final if (folder / final).is_file() else folder / assembled
 
 
-def _findings(records: list[dict], source: list[dict] | None) -> dict[str, list[dict]]:
-    rows = load_rows(records)
+def _findings(rows: list[Row], source: list[Row] | None) -> dict[str, list[dict]]:
     found: dict[str, list[dict]] = {}
     for f in validate_rows(rows, source) if source else validate_rows(rows):
         if f.row is not None:
@@ -84,28 +95,25 @@ def load_items(folder: str | Path) -> list[ReviewItem]:
         path = rows_file(folder, subset)
         if not path.is_file():
             continue
-        records = [r for _, r in read_jsonl(path)]
-        source = [r for _, r in read_jsonl(folder / made_from)] if made_from and (folder / made_from).is_file() \
-            else None
-        by_key = {str(r["key"]): r for r in source or []}
-        findings = _findings([_row_fields(r) for r in records], [_row_fields(r, "en") for r in source or []])
-        for record in records:
-            item_id = f"{record['language']}/{record['subset']}/{record['key']}"
-            items.append(ReviewItem(item_id, len(items), workflow_of(record), record, by_key.get(str(record["key"])),
-                                    record.get("status", AUTO_OK), tuple(record.get("reasons") or ()),
-                                    tuple(findings.get(item_id, []))))
+        candidates = read_candidates(path, subset=subset)
+        source = _source_rows(folder / made_from) if made_from else None
+        by_key = {str(r.key): r for r in source or []}
+        findings = _findings([c.row for c in candidates], source)
+        for candidate in candidates:
+            item_id = str(candidate.row.id)
+            items.append(ReviewItem(item_id, len(items), workflow_of(candidate.row), candidate,
+                                    by_key.get(str(candidate.row.key)), tuple(findings.get(item_id, []))))
     if not items:
         raise InputError("the build folder has no rows to review (trans/rows.jsonl or ground/rows.jsonl)",
                          str(folder))
     return items
 
 
-def _row_fields(record: dict, language: str | None = None) -> dict:
-    keep = ("key", "prompt", "instruction_id_list", "kwargs", "tags", "resp_lang", "language", "subset")
-    out = {k: record[k] for k in keep if k in record}
-    if language and "language" not in out:
-        out.update(language=language, subset="trans")
-    return out
+def _source_rows(path: Path) -> list[Row] | None:
+    """The English rows a pipeline's rows were made from; None without them."""
+    if not path.is_file() or not path.read_bytes().strip():
+        return None
+    return load_rows(path, defaults=("en", "trans"))
 
 
 def _unit(seed: int, *parts: str) -> float:
@@ -128,14 +136,14 @@ def plan_assignments(item_ids: list[str], annotators: list[str], overlap: float,
     return pairs
 
 
-def fix_keyword(record: dict, old: str, new: str) -> dict:
+def fix_keyword(row: Row, old: str, new: str) -> Row:
     """The row with keyword ``old`` mapped to ``new``: in the prompt (whole words) and in every
     lexical kwarg that has it. Refused when ``old`` is not one of the row's keywords."""
     old, new = old.strip(), new.strip()
     if not old or not new or "\n" in new:
         raise InputError("a keyword fix needs the keyword and its new form, on one line", field="keyword")
     kwargs, found = [], False
-    for iid, kw in zip(record["instruction_id_list"], record["kwargs"]):
+    for iid, kw in zip(row.instruction_id_list, row.kwargs):
         kw = dict(kw)
         for name in lexical_kwargs(iid):
             value = kw.get(name)
@@ -147,14 +155,21 @@ def fix_keyword(record: dict, old: str, new: str) -> dict:
     if not found:
         raise InputError(f"{old!r} is not one of this row's keywords", field="keyword")
     pattern = regex.compile(r"(?<![\p{L}\p{M}\p{N}])" + regex.escape(old) + r"(?![\p{L}\p{M}\p{N}])")
-    return {**record, "prompt": pattern.sub(lambda m: new, record["prompt"]), "kwargs": kwargs}
+    return replace(row, prompt=pattern.sub(lambda m: new, row.prompt), kwargs=tuple(kwargs))
 
 
-def revalidate(item: ReviewItem, row: dict) -> list[dict]:
+def revalidate(item: ReviewItem, row: Row) -> list[dict]:
     """The validator's findings on ``row`` (the item's row as edited), against its source."""
-    source = [_row_fields(item.source, "en")] if item.source else None
-    return _findings([_row_fields(row)], source).get(item.id, [])
+    return _findings([row], [item.source] if item.source else None).get(item.id, [])
 
 
-__all__ = ["fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate", "unanswered",
-           "verdict_of", "workflow_of", "workflows"]
+def edited(candidate: Candidate, row: Row, findings: list[dict]) -> Candidate:
+    """The candidate with its row edited: the validator's say on the new row replaces its
+    ``validate …`` reasons and warnings, as the build's validate stage would have put them."""
+    said = [(f.get("severity") == "error", f"{VALIDATE}{f.get('check')}: {f.get('message')}") for f in findings]
+    kept = replace(candidate, row=row, reasons=tuple(r for r in candidate.reasons if not r.startswith(VALIDATE)))
+    return kept.with_findings([t for error, t in said if error], [t for error, t in said if not error])
+
+
+__all__ = ["OVERRIDE", "edited", "fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate",
+           "unanswered", "validation_errors", "verdict_of", "workflow_of", "workflows"]

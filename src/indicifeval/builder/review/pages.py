@@ -1,8 +1,10 @@
 """What the review pages show of an item: its kwargs marked where they occur in the prompt (as
-text segments; the template escapes them), the Ground context it was written from, the
-direction and font of its script (wherever language text appears: item, disagreements,
-progress), the annotator's own answers and the edits made so far, and a disagreement's
-answers side by side."""
+text segments; the template escapes them), each instruction in words (the checker's own
+description, from the language profiles' templates, in the row's language and in English, the
+raw id beside it), the Ground context it was written from, the direction and font of its script
+(wherever language text appears: item, disagreements, progress), what the validator refuses in
+the row, the annotator's own answers and the edits made so far, and a disagreement's answers
+side by side."""
 
 from __future__ import annotations
 
@@ -14,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
-from indicifeval.checkers import lexical_kwargs
+from indicifeval.builder.review.items import OVERRIDE, validation_errors
+from indicifeval.checkers import DescriptionError, KwargError, lexical_kwargs, render_description
 from indicifeval.languages import UnknownLanguageError, get_profile
 from indicifeval.languages.benchmark import script_fonts
 
 if TYPE_CHECKING:
-    from indicifeval.records import HumanVerdict, ReviewItem
+    from indicifeval.records import HumanVerdict, ReviewItem, Row
 
 
 @lru_cache(maxsize=1)
@@ -59,35 +62,56 @@ def segments(prompt: str, values: list[str]) -> list[tuple[str, bool]]:
     return out
 
 
-def _values(row: dict) -> list[str]:
+def _values(row: Row) -> list[str]:
     out: list[str] = []
-    for iid, kw in zip(row["instruction_id_list"], row["kwargs"]):
+    for iid, kw in zip(row.instruction_id_list, row.kwargs):
         for name in lexical_kwargs(iid):
             value = kw.get(name)
             out += [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)]
     return out
 
 
+def _described(instruction_id: str, kwargs: dict, language: str) -> str | None:
+    """The checker's description of one instruction with its kwargs, in ``language`` (the
+    profile's template, as a prompt states it); None where the profile has none for it."""
+    try:
+        return render_description(instruction_id, kwargs, get_profile(language))
+    except (DescriptionError, KwargError, UnknownLanguageError, KeyError, ValueError):
+        return None
+
+
+def instructions(row: Row) -> list[dict[str, Any]]:
+    """Each instruction in words, in the row's language and in English, with its id and kwargs
+    as data (JSON, for experts)."""
+    out = []
+    for iid, kw in zip(row.instruction_id_list, row.kwargs):
+        shown = {k: v for k, v in kw.items() if v is not None}
+        out.append({"id": iid, "kwargs": shown, "raw": json.dumps(shown, ensure_ascii=False) if shown else "",
+                    "text": _described(iid, shown, row.language),
+                    "english": _described(iid, shown, "en") if row.language != "en" else None})
+    return out
+
+
 def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanVerdict], annotator: str,
               assigned: Sequence[str], edits: list[dict] | None = None, context: dict | None = None,
-              submitted: tuple[dict[str, str], str] | None = None, missing: list[dict] | None = None) -> dict[str, Any]:
+              submitted: tuple[dict[str, str], str] | None = None, missing: list[dict] | None = None,
+              guidelines: dict | None = None) -> dict[str, Any]:
     """The item page's data. ``submitted``: the (answers, comment) of a save that was refused,
     shown again with ``missing`` (the questions left unanswered) so that nothing is retyped."""
     row = item.row
     lang = language_attrs(item.language)
     mine = latest.get((item.id, annotator))
     at = assigned.index(item.id) if item.id in assigned else -1
-    instructions = [{"id": iid, "kwargs": {k: v for k, v in kw.items() if v is not None}}
-                    for iid, kw in zip(row["instruction_id_list"], row["kwargs"])]
     answers, comment = submitted if submitted is not None else \
         (mine.answers if mine else {}, mine.comment if mine else "")
     return {
         "id": item.id, "language": item.language, "language_name": lang["name"], "subset": item.subset,
         "script": lang["script"], "dir": lang["dir"], "lang": lang,
-        "segments": segments(row["prompt"], _values(row)), "source": (item.source or {}).get("prompt"),
-        "context": context, "ground": item.subset == "ground",
-        "instructions": instructions, "findings": list(item.findings), "status": item.status,
-        "reasons": list(item.reasons), "workflow": flow, "workflow_name": item.workflow,
+        "segments": segments(row.prompt, _values(row)), "source": item.source.prompt if item.source else None,
+        "context": context, "ground": item.subset == "ground", "guidelines": guidelines,
+        "instructions": instructions(row), "findings": list(item.findings), "status": item.status,
+        "reasons": list(item.reasons), "invalid": validation_errors(item), "override": OVERRIDE,
+        "overridden": answers.get(OVERRIDE) == "yes", "workflow": flow, "workflow_name": item.workflow,
         "answers": answers, "comment": comment, "missing": missing or [],
         "missing_ids": {q["id"] for q in missing or []},
         "done": mine is not None, "keywords": sorted(set(_values(row))),
@@ -103,6 +127,12 @@ def missing_message(missing: list[dict]) -> str:
     named = "; ".join(f"{q['n']}. {q['text']}" + (" (not one of its options)" if q.get("invalid") else "")
                       for q in missing)
     return f"Not saved: answer question{'s' if len(missing) > 1 else ''} {named}"
+
+
+def override_message(errors: list[str]) -> str:
+    """One line saying why a "correct" was not saved: the row fails validation, unconfirmed."""
+    return (f"Not saved: this row fails validation ({'; '.join(errors)}); to mark it correct anyway, tick "
+            f"\u201capprove despite the validation error\u201d (field {OVERRIDE})")
 
 
 def dispute_view(dispute: dict[str, Any], item: ReviewItem | None, flow: dict | None,
@@ -123,17 +153,16 @@ def dispute_view(dispute: dict[str, Any], item: ReviewItem | None, flow: dict | 
                           "ok": bool(option and option["ok"])})
         questions.append({"n": n, "id": q["id"], "text": q["text"], "cells": cells,
                           "differ": len({c["value"] for c in cells}) > 1})
-    row = item.row if item else {}
     language = item.language if item else dispute["id"].split("/", 1)[0]
     return {
         "id": dispute["id"], "lang": language_attrs(language), "annotators": names,
-        "prompt": row.get("prompt", dispute.get("prompt", "")),
-        "source": (item.source or {}).get("prompt") if item else None,
-        "instructions": [{"id": iid, "kwargs": {k: v for k, v in (kw or {}).items() if v is not None}}
-                         for iid, kw in zip(row.get("instruction_id_list", []), row.get("kwargs", []))],
-        "questions": questions,
+        "prompt": item.row.prompt if item else dispute.get("prompt", ""),
+        "source": item.source.prompt if item and item.source else None,
+        "instructions": instructions(item.row) if item else [],
+        "invalid": validation_errors(item) if item else [], "override": OVERRIDE, "questions": questions,
         "verdicts": [{"annotator": name, "verdict": verdict, "comment": comment,
-                      "at": verdicts[name].at if name in verdicts else None}
+                      "at": verdicts[name].at if name in verdicts else None,
+                      "overridden": name in verdicts and verdicts[name].answers.get(OVERRIDE) == "yes"}
                      for name, verdict, comment in dispute["verdicts"]],
     }
 
@@ -148,4 +177,5 @@ def fonts_css() -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["dispute_view", "fonts_css", "item_view", "language_attrs", "missing_message", "segments"]
+__all__ = ["dispute_view", "fonts_css", "instructions", "item_view", "language_attrs", "missing_message",
+           "override_message", "segments"]

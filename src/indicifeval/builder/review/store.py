@@ -15,7 +15,6 @@ Tokens are not stored here (``auth.py`` keeps its own file)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
@@ -25,10 +24,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from indicifeval.builder.candidates import candidate_record, parse_candidate
 from indicifeval.builder.review import standing
-from indicifeval.core.errors import InputError
+from indicifeval.core.errors import InputError, Source
 from indicifeval.core.files import ensure_folder
-from indicifeval.records import HumanVerdict, ReviewItem
+from indicifeval.dataset import parse_row
+from indicifeval.records import Candidate, HumanVerdict, ReviewItem
 from indicifeval.records.layout import REVIEW_DB
 
 _SCHEMA = """
@@ -48,10 +49,6 @@ SCHEMA_VERSION = 2  # 2: the standing tables (current, tally, disputes, queues) 
 REOPENED = 2  # verdicts.withdrawn: superseded by an edit made after it (1: withdrawn by its annotator)
 SYNC_MODES = ("normal", "full")
 _VERDICT = "SELECT v.* FROM current c JOIN verdicts v ON v.id = c.verdict_id"
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def now_iso() -> str:
@@ -152,9 +149,9 @@ class ReviewStore:
         known = {r["id"] for r in self._run("SELECT id FROM items")}
         with self._transaction() as db:
             db.executemany("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?,?)", [
-                (i.id, i.position, i.language, i.subset, i.key, i.workflow, json.dumps(i.row, ensure_ascii=False),
-                 json.dumps(i.source, ensure_ascii=False), i.status, json.dumps(list(i.reasons), ensure_ascii=False),
-                 json.dumps(list(i.findings), ensure_ascii=False)) for i in items if i.id not in known])
+                (i.id, i.position, i.language, i.subset, i.key, i.workflow, _json(candidate_record(i.candidate)),
+                 _json(i.source.to_json() if i.source else None), i.status, _json(list(i.reasons)),
+                 _json(list(i.findings))) for i in items if i.id not in known])
 
     def item(self, item_id: str) -> ReviewItem | None:
         row = self._one("SELECT * FROM items WHERE id = ?", (item_id,))
@@ -276,6 +273,11 @@ class ReviewStore:
                     f"{_VERDICT} WHERE c.item_id = ? ORDER BY c.annotator", (item_id,))]))
         return out
 
+    def verdicts_on(self, item_id: str) -> list[HumanVerdict]:
+        """Every verdict on one item not withdrawn or reopened, oldest first (its index)."""
+        return [_verdict(r) for r in self._run("SELECT * FROM verdicts WHERE item_id = ? AND withdrawn = 0 "
+                                               "ORDER BY id", (item_id,))]
+
     # -- verdicts -----------------------------------------------------------------------------
     def save(self, verdict: HumanVerdict) -> None:
         key = (verdict.item_id, verdict.annotator)
@@ -331,7 +333,7 @@ class ReviewStore:
         return {(v.item_id, v.annotator): v for v in map(_verdict, self._run(f"{_VERDICT} ORDER BY c.verdict_id"))}
 
     # -- edits --------------------------------------------------------------------------------
-    def save_edit(self, item_id: str, annotator: str, kind: str, detail: dict, after: dict,
+    def save_edit(self, item_id: str, annotator: str, kind: str, detail: dict, after: Candidate,
                   findings: list[dict]) -> int:
         """Record an edit of an item's row with who, when, what and the row before and after, in
         one transaction with the row itself; every verdict standing on the item (approvals
@@ -343,16 +345,14 @@ class ReviewStore:
                 raise KeyError(item_id)
             pairs = [(item_id, r["annotator"]) for r in
                      db.execute("SELECT annotator FROM current WHERE item_id = ?", (item_id,))]
-            reopened = 0
+            reopened, record = 0, _json(candidate_record(after))
 
             def change() -> None:
                 nonlocal reopened
                 db.execute("INSERT INTO edits (item_id, annotator, at, kind, detail, before, after) "
                            "VALUES (?,?,?,?,?,?,?)",
-                           (item_id, annotator, now_iso(), kind, json.dumps(detail, ensure_ascii=False),
-                            rows[0]["row"], json.dumps(after, ensure_ascii=False)))
-                db.execute("UPDATE items SET row = ?, findings = ? WHERE id = ?",
-                           (json.dumps(after, ensure_ascii=False), json.dumps(findings, ensure_ascii=False), item_id))
+                           (item_id, annotator, now_iso(), kind, _json(detail), rows[0]["row"], record))
+                db.execute("UPDATE items SET row = ?, findings = ? WHERE id = ?", (record, _json(findings), item_id))
                 reopened = db.execute("UPDATE verdicts SET withdrawn = ? WHERE item_id = ? AND withdrawn = 0",
                                       (REOPENED, item_id)).rowcount
                 db.execute("DELETE FROM current WHERE item_id = ?", (item_id,))
@@ -373,11 +373,21 @@ def _verdict(r: sqlite3.Row) -> HumanVerdict:
                         json.loads(r["edit"]) if r["edit"] else None, r["at"], r["verdict"], bool(r["adjudication"]))
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _item(r: sqlite3.Row) -> ReviewItem:
-    row = json.loads(r["row"])
-    row.pop("_edit", None)  # folders reviewed before edits had their own table carried them in the row
-    return ReviewItem(r["id"], r["position"], r["workflow"], row, json.loads(r["source"]) if r["source"] else None,
-                      r["status"], tuple(json.loads(r["reasons"])), tuple(json.loads(r["findings"])))
+    """An item as stored: its row (a candidate as the rows file holds it; one stored before
+    candidates carried their status has it in its own column), the English row, the findings."""
+    where = Source(f"review database, item {r['id']}", None)
+    record = json.loads(r["row"])
+    record.pop("_edit", None)  # folders reviewed before edits had their own table carried them in the row
+    record["status"] = record.get("status") or r["status"]
+    english = json.loads(r["source"]) if r["source"] else None  # stored as JSON null when there is none
+    source = parse_row(english, where, defaults=("en", "trans")) if english else None
+    return ReviewItem(r["id"], r["position"], r["workflow"], parse_candidate(record, where), source,
+                      tuple(json.loads(r["findings"])))
 
 
-__all__ = ["SYNC_MODES", "ReviewStore", "now_iso", "token_hash"]
+__all__ = ["SYNC_MODES", "ReviewStore", "now_iso"]

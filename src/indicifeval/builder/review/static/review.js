@@ -1,13 +1,24 @@
 // Keyboard-first review: 1-9 answer the current question and move on, Enter saves when every
-// question is answered (else names the open questions and goes to the first), n/p next and
-// previous item, u undo, c comment, Esc leaves the comment.
+// question is answered (else names the open questions and goes to the first) and a row failing
+// validation is not called correct without its override ticked (a toggles it), n/p next and
+// previous item, u undo, c comment, g shows or hides the guidelines, Esc leaves the comment.
 (function () {
   "use strict";
   const form = document.getElementById("verdict");
   if (!form) { return; }
   const questions = Array.from(form.querySelectorAll("fieldset.question"));
   const said = document.getElementById("unanswered");
+  const override = document.getElementById("override");
+  const guidelines = document.getElementById("guidelines");
   let current = 0;
+  // The guidelines stay as the annotator last left them (open the first time), page after page.
+  if (guidelines) {
+    try { if (window.localStorage.getItem("review-guidelines") === "closed") { guidelines.open = false; } }
+    catch (e) { /* no storage: always open */ }
+    guidelines.addEventListener("toggle", function () {
+      try { window.localStorage.setItem("review-guidelines", guidelines.open ? "open" : "closed"); } catch (e) { }
+    });
+  }
 
   function answered(q) { return q.querySelector("input[type=radio]:checked") !== null; }
   function mark() {
@@ -25,7 +36,7 @@
   // An answered question is no longer flagged; the message goes once none is open.
   function settle(q) {
     q.classList.remove("unanswered"); q.removeAttribute("aria-invalid");
-    if (said && !said.hidden && questions.every(answered)) { said.hidden = true; said.textContent = ""; }
+    if (said && !said.hidden && questions.every(answered) && !unconfirmed()) { said.hidden = true; said.textContent = ""; }
   }
   // Saving with a question open saves nothing and says which (the server refuses it too).
   function refuse() {
@@ -38,8 +49,38 @@
     }
     current = firstOpen(); mark();
   }
+  // A row the validator refuses, called correct, needs the override (the server refuses it too).
+  function unconfirmed() {
+    if (!override || override.checked) { return false; }
+    return questions.every(function (q) {
+      const chosen = q.querySelector("input[type=radio]:checked");
+      return chosen !== null && chosen.dataset.ok === "yes";
+    });
+  }
+  function refuseOverride() {
+    const label = document.getElementById("override-label");
+    if (label) { label.classList.add("unanswered"); }
+    override.setAttribute("aria-invalid", "true");
+    if (said) {
+      said.textContent = "Not saved: this row fails validation; to mark it correct anyway, tick " +
+        "\u201capprove despite the validation error\u201d (a)";
+      said.hidden = false;
+    }
+  }
+  if (override) {
+    override.addEventListener("change", function () {
+      const label = document.getElementById("override-label");
+      if (override.checked && label) { label.classList.remove("unanswered"); override.removeAttribute("aria-invalid"); }
+      if (override.checked && said && questions.every(answered)) { said.hidden = true; said.textContent = ""; }
+    });
+  }
+  function trySave() {
+    if (!questions.every(answered)) { refuse(); return false; }
+    if (unconfirmed()) { refuseOverride(); return false; }
+    return true;
+  }
   form.addEventListener("submit", function (event) {
-    if (!questions.every(answered)) { event.preventDefault(); refuse(); }
+    if (!trySave()) { event.preventDefault(); }
   });
   function advance() {
     const open = questions.findIndex(function (q, i) { return i > current && !answered(q); });
@@ -61,8 +102,12 @@
       const option = questions[current] && questions[current].querySelector('input[data-key="' + key + '"]');
       if (option) { option.checked = true; settle(questions[current]); advance(); event.preventDefault(); }
     } else if (key === "Enter") {
-      if (questions.every(answered)) { form.submit(); } else { refuse(); }
+      if (trySave()) { form.submit(); }
       event.preventDefault();
+    } else if (key === "a" && override) {
+      override.checked = !override.checked; override.dispatchEvent(new Event("change"));
+    } else if (key === "g" && guidelines) {
+      guidelines.open = !guidelines.open;
     } else if (key === "n" || key === "ArrowRight") {
       const next = document.getElementById("next"); if (next) { window.location.href = next.href; }
     } else if (key === "p" || key === "ArrowLeft") {
