@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 class HelpFormatter(argparse.HelpFormatter):
     """Shows each option's default after its help, unless the default says nothing (None,
-    False) or the help already names it."""
+    False, empty: ``says_nothing``) or the help already names it."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
                  width: int | None = None) -> None:
@@ -34,11 +34,18 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        default = action.default
-        if ("%(default)" in text or "default" in text.lower() or default in (None, False, argparse.SUPPRESS)
+        if ("%(default)" in text or "default" in text.lower() or says_nothing(action.default)
                 or not action.option_strings or isinstance(action, argparse._HelpAction)):
             return text
         return f"{text} (default: %(default)s)"
+
+
+def says_nothing(default: object) -> bool:
+    """A default not worth printing: None, False, an unset one, or an empty text or collection
+    (which would print as ``(default: )`` or ``(default: [])``). 0 is a value and is shown."""
+    if default is None or default is False or default is argparse.SUPPRESS:
+        return True
+    return isinstance(default, (str, tuple, list, dict, set, frozenset)) and not default
 
 
 class Parser(argparse.ArgumentParser):
