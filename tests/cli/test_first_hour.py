@@ -137,6 +137,20 @@ def test_a_missing_extra_is_one_line_naming_it(tmp_path):
                                    "pip install 'indicifeval[review]'"), done.stderr
 
 
+@pytest.mark.parametrize("blocked", ["starlette", "uvicorn"])
+def test_serve_without_its_packages_names_the_serve_extra(tmp_path, blocked):
+    """`indicifeval serve` needs the server packages alone: `[serve]`, not the review app's extra."""
+    done = subprocess.run([sys.executable, "-c", BLOCK.format(names={blocked}), "serve", "--port", "0"],
+                          capture_output=True, text=True, env=_env(tmp_path), timeout=120)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip() == f"error: indicifeval serve needs {blocked}: pip install 'indicifeval[serve]'", \
+        done.stderr
+    from indicifeval.cli.common import missing_extra
+
+    assert missing_extra("indicifeval build review serve", "starlette") == (
+        "indicifeval build review serve needs starlette: pip install 'indicifeval[review]'")
+
+
 def test_the_build_extra_installs_the_whole_build_half():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
     build = extras["build"]

@@ -140,6 +140,10 @@ EXTRAS = {"jinja2": "review", "starlette": "review", "uvicorn": "review", "multi
           "datasets": "hub", "matplotlib": "report", "ray": "ray", "transformers": "hf", "tokenizers": "hf",
           "accelerate": "hf", "sentencepiece": "hf", "vllm": "vllm", "lm_eval": "lm-eval",
           "IndicTransToolkit": "indictrans"}
+# a command whose own extra installs a package that EXTRAS gives another: `indicifeval serve` needs
+# starlette and uvicorn too, and `[serve]` installs them without the review app's other packages
+COMMAND_EXTRAS = {"indicifeval serve": {"starlette": "serve", "uvicorn": "serve", "httptools": "serve",
+                                        "uvloop": "serve"}}
 
 
 def command_name(args: argparse.Namespace) -> str:
@@ -152,7 +156,7 @@ def missing_extra(command: str, module: str) -> str | None:
     """``build review serve needs jinja2: pip install 'indicifeval[review]'`` for a missing
     optional package, or None for a module that is not one of ours to install."""
     top = module.split(".")[0]
-    extra = EXTRAS.get(top)
+    extra = COMMAND_EXTRAS.get(command, {}).get(top) or EXTRAS.get(top)
     return f"{command} needs {top}: pip install 'indicifeval[{extra}]'" if extra else None
 
 
