@@ -7,6 +7,7 @@ the build report and the dataset card name builds by folder."""
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import re
@@ -95,6 +96,33 @@ def test_readme_commands_run_as_written_in_order(tmp_path):
     card = (tmp_path / "release/hub/README.md").read_text(encoding="utf-8")
     assert "in 1 language," in card and "indicifeval-ground" in card and "indicifeval-trans" in card
     assert "next: indicifeval build publish release" in done.stdout
+
+
+def _written_by_the_docs() -> set[str]:
+    """The first part of every path the README's and docs' commands write relative to the
+    working directory (``--out release`` -> release, ``> annotators.yaml``); placeholders
+    (DIR, RUN_DIR) and absolute paths left out."""
+    texts = [README.read_text(encoding="utf-8")] + [p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md")]
+    flags = r"(?:--out|--json|--markdown|--output_path|--annotators|(?<![-=])>|build (?:trans|ground))"
+    found = set()
+    for text in texts:
+        for path in re.findall(rf"{flags}[ =]([A-Za-z0-9_.][\w./-]*)", text):
+            first = path.split("/", 1)[0]
+            if first.isupper() or first.replace("_", "").isupper() or not first.strip("."):
+                continue
+            found.add(first)
+            if first.endswith(".yaml"):  # the review app keeps its tokens' hashes beside the annotator list
+                found.add(first.removesuffix(".yaml") + ".auth.sqlite")
+    return found
+
+
+def test_what_the_docs_commands_write_is_ignored_by_git():
+    patterns = [line.strip() for line in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+                if line.startswith("/")]
+    written = _written_by_the_docs()
+    assert {"out", "runs", "build", "release", "report", "build-report.html", "annotators.yaml"} <= written
+    for name in written:  # anchored at the root: src/indicifeval/runs/ and reports/ stay tracked
+        assert any(fnmatch.fnmatch(f"/{name}", p.rstrip("/")) for p in patterns), f"{name} is not in .gitignore"
 
 
 # -- flags, extras, data flags -----------------------------------------------------------------
