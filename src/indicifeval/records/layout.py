@@ -19,6 +19,8 @@ TRANS_PHRASE_LOG, TRANS_PHRASES = "trans/phrases-mt.jsonl", "trans/pretranslatio
 TRANS_MT_LOG, TRANS_CANDIDATES = "trans/mt.jsonl", "trans/candidates.jsonl"
 TRANS_VALIDATION, TRANS_ROWS = "trans/validation.jsonl", "trans/rows.jsonl"
 GROUND_ROWS = "ground/rows.jsonl"
+# what `indicifeval validate BUILD` writes there: the findings over every pipeline's rows
+BUILD_VALIDATION = "validation.jsonl"
 # Human review, in the build folder: the app's database, and what export writes from it
 REVIEW_DB, REVIEW_VERDICTS, REVIEW_AGREEMENT = "review/review.sqlite", "review/verdicts.jsonl", "review/agreement.json"
 # pipeline -> (final rows, assembled rows, the rows they were made from): what `validate` reads
@@ -36,8 +38,8 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
     return f"scores.{mode}.jsonl", f"summary.{mode}.json"
 
 
-__all__ = ["BUILD_ROWS", "GENERATIONS", "GROUND_ROWS", "MANIFEST", "RELEASE_HUB", "RELEASE_INFO", "RELEASE_ROWS",
-           "RESPONSES", "REVIEW_AGREEMENT",
+__all__ = ["BUILD_ROWS", "BUILD_VALIDATION", "GENERATIONS", "GROUND_ROWS", "MANIFEST", "RELEASE_HUB", "RELEASE_INFO",
+           "RELEASE_ROWS", "RESPONSES", "REVIEW_AGREEMENT",
            "REVIEW_DB", "REVIEW_VERDICTS", "ROWS", "SCORES", "SUMMARY",
            "TRANS_CANDIDATES", "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS", "TRANS_ROWS",
            "TRANS_SOURCE", "TRANS_VALIDATION", "score_file_names"]
