@@ -1,9 +1,10 @@
 """The first hour with indicifeval, as a new user has it: the README's commands run as written,
 in order, in an empty folder, and what they write is ignored by git; a mistyped flag gets the
 closest one; a missing extra is named (serve's own); outputs follow the umask (where validate
-writes: test_validate_findings.py); errors name the command's own flags; batch imports are reported per file and a waiting batch is `pending`;
-the stage table reads at 80 columns; a pipe gets progress lines; closing lines say what next;
-the build report and the dataset card name builds by folder."""
+writes: test_validate_findings.py); errors name the command's own flags; batch imports are
+reported per file and a waiting batch is `pending`; the stage table reads at 80 columns; a pipe
+gets progress lines; closing lines say what next (test_next_steps.py runs them); the build
+report and the dataset card name builds by folder."""
 
 from __future__ import annotations
 
