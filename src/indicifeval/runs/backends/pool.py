@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from queue import SimpleQueue
 from typing import Any
 
 from indicifeval.runs.backends.base import BackendError, OnResult
+from indicifeval.runs.backends.http1 import CannotConnect
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 
 
@@ -37,16 +39,19 @@ async def run_pool(requests: Sequence[GenerationRequest], concurrency: int,
     for r in requests:
         queue.put_nowait(r)
     failures: list[str] = []
+    unreachable: list[Unreachable] = []
     journal = Journal(on_result, asyncio.get_running_loop())
 
     async def worker() -> None:
-        while not failures and not journal.errors:
+        while not failures and not unreachable and not journal.errors:
             try:
                 request = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
             try:
                 journal.put(await one(request))
+            except Unreachable as exc:
+                unreachable.append(exc)
             except BackendError as exc:
                 failures.append(str(exc))
 
@@ -54,6 +59,8 @@ async def run_pool(requests: Sequence[GenerationRequest], concurrency: int,
         await asyncio.gather(*(worker() for _ in range(min(concurrency, len(requests)))))
     finally:
         journal.close()  # also when cancelled (Ctrl-C): what came back is handed on, not dropped
+    if unreachable:  # one line for the run, not one per request in flight
+        raise unreachable[0]
     return failures
 
 
@@ -100,6 +107,30 @@ class Journal:
             raise self.errors[0]
 
 
+class Unreachable(BackendError):
+    """The server cannot be reached at all: the connection refused, or the host unknown to the
+    resolver. Why apart from other failures: retried, a wrong --base-url or a server not started
+    cost nine attempts and a minute and a half of backoff per request before the error; said at
+    once instead, in one line naming the URL. A server that answered before and refuses now (a
+    restart) is retried as any dropped connection is."""
+
+    def __init__(self, url: str, reason: str):
+        super().__init__(f"cannot reach {url}: {reason}; is the server running, and is --base-url right?")
+
+
+def cannot_connect(exc: BaseException) -> str | None:
+    """Why ``exc`` (the lean client's or aiohttp's) means no connection could be made at all,
+    or None: a refused connection or an unknown host, not a timeout or a dropped connection."""
+    if isinstance(exc, CannotConnect):
+        return exc.reason
+    cause = getattr(exc, "os_error", None)  # aiohttp.ClientConnectorError (and its DNS error) keep it
+    if isinstance(cause, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(cause, socket.gaierror):
+        return f"the host {getattr(exc, 'host', '') or ''} is not known ({cause.strerror or cause})".replace("  ", " ")
+    return None
+
+
 class Retryable(Exception):
     """A failed attempt worth repeating (a 429 or 5xx, a dropped connection, a torn body),
     with the server's own wait when it said one (Retry-After)."""
@@ -122,4 +153,5 @@ def failure_message(failures: list[str]) -> str:
     return f"{len(failures)} request(s) failed; finished items are kept, run again to resume. First: {failures[0]}"
 
 
-__all__ = ["Journal", "Retryable", "backoff_wait", "failure_message", "run_in_session", "run_pool"]
+__all__ = ["Journal", "Retryable", "Unreachable", "backoff_wait", "cannot_connect", "failure_message", "run_in_session",
+           "run_pool"]
