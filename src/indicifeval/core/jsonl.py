@@ -96,9 +96,9 @@ def where_in(text: str, pos: int) -> tuple[int, int]:
 
 
 def json_error(exc: json.JSONDecodeError, text: str | None = None) -> str:
-    """"malformed JSON (Expecting value, column 5)"; json's "... starting at" reads on. With
-    ``text``, what was parsed, the column is ``where_in``'s."""
-    column = where_in(text, exc.pos)[1] if text is not None else exc.colno
+    """"malformed JSON (Expecting value, column 5)"; json's "... starting at" reads on. The
+    column is ``where_in``'s in ``text``, what was parsed (by default the error's own)."""
+    column = where_in(exc.doc if text is None else text, exc.pos)[1]
     sep = " " if exc.msg.endswith(" at") else ", "
     return f"malformed JSON ({exc.msg}{sep}column {column})"
 
