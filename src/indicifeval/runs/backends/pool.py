@@ -127,7 +127,8 @@ def cannot_connect(exc: BaseException) -> str | None:
     if isinstance(cause, ConnectionRefusedError):
         return "connection refused"
     if isinstance(cause, socket.gaierror):
-        return f"the host {getattr(exc, 'host', '') or ''} is not known ({cause.strerror or cause})".replace("  ", " ")
+        host = getattr(exc, "host", None)
+        return f"the host {host + ' ' if host else ''}is not known ({cause.strerror or cause})"
     return None
 
 
