@@ -47,7 +47,7 @@ def test_same_results_in_task_order(executor):
 
 def test_failure_names_the_task_after_delivering_the_finished(executor):
     seen = []
-    with pytest.raises(ExecutorError, match=r"^task 7 failed: ValueError: bad shard 7$") as info:
+    with pytest.raises(ExecutorError, match=r"^task 8 of 8 failed: ValueError: bad shard 7$") as info:  # from 1
         executor.map(fail_last, range(8), lambda i, r: seen.append((i, r)))
     assert isinstance(info.value, IndicIFEvalError)
     assert sorted(seen) == [(i, i * 10) for i in range(7)]
@@ -75,7 +75,7 @@ def test_a_killed_worker_is_an_executor_error():
     assert isinstance(error, ExecutorError), repr(error)
     assert "\n" not in str(error)
     assert str(error).startswith("a worker process died abruptly (killed, or out of memory?); ")
-    assert "2" in str(error).split("did not finish: ")[1].split(", ")  # the task that killed it is among them
+    assert "3" in str(error).split("did not finish: ")[1].split(", ")  # the task that killed it (counted from 1)
     assert 2 not in outcome.get("done", [])
 
 

@@ -161,3 +161,25 @@ def test_build_status_prints_the_stage_table(build, capsys):
     assert data["language"] == "hi" and data["stages"][0]["stage"] == "ask"
     assert main(["build", "status", str(folder.folder.parent)]) == 1
     assert "not a build folder" in capsys.readouterr().err
+
+
+def _plant_temporaries(folder):
+    """What a killed writer leaves (core.files' own names), and a user's own *.tmp files."""
+    stale = [".summary.json.k3x_9a0q.tmp", "ask/.answers.jsonl.a1b2c3d4.tmp", ".staging.zz9_yy8x.tmp/part.json"]
+    for name in stale:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("half", encoding="utf-8")
+    mine = ["notes.tmp", "ask/draft.tmp", ".mine.tmp", "review/.verdicts.jsonl.q1w2e3r4.tmp"]
+    for name in mine:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("mine", encoding="utf-8")
+    return [n.split("/")[0] if n.startswith(".staging") else n for n in stale], mine
+
+
+def test_a_rerun_clears_what_a_killed_build_left_and_nothing_else(build):
+    b, questions = build
+    run_stage(b, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 10})
+    stale, mine = _plant_temporaries(b.folder)
+    run_stage(b, PIPELINE, "ask", inputs={"questions": questions}, params={"max_tokens": 10})  # the lock, then this
+    assert not any((b.folder / name).exists() for name in stale)
+    assert all((b.folder / name).read_text(encoding="utf-8") == "mine" for name in mine)  # review/: no lock there

@@ -3,6 +3,7 @@ paper's Indic average, and a Python API whose exports tools can see."""
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 
@@ -10,12 +11,20 @@ import pytest
 
 import indicifeval
 from indicifeval.cli import build_parser, main
+from indicifeval.cli.common import says_nothing
 
 
 def _subparsers(parser):
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             yield from action.choices.items()
+
+
+def _every_parser(parser, prefix=""):
+    """Every command's parser, and every verb's under it (``build trans``, ``build review serve``)."""
+    for name, sub in _subparsers(parser):
+        yield f"{prefix}{name}", sub
+        yield from _every_parser(sub, f"{prefix}{name} ")
 
 
 def test_python_dash_m():
@@ -32,10 +41,22 @@ def test_every_flag_has_help_and_every_help_shows_its_default():
                 continue
             assert action.help, f"{name} {action.option_strings or action.dest} has no help"
             default = action.default
-            if action.option_strings and default not in (None, False, argparse.SUPPRESS, ""):
+            if action.option_strings and not says_nothing(default):
                 assert f"default: {default}" in text or "default" in action.help.lower(), \
                     f"{name} {action.option_strings[0]} hides its default {default!r}"
         assert "usage:" in text
+
+
+def test_no_help_prints_an_empty_default():
+    """``(default: )``, ``(default: [])``: an empty text or list as a default tells nothing."""
+    names = []
+    for name, sub in _every_parser(build_parser()):
+        names.append(name)
+        text = " ".join(sub.format_help().split())
+        empty = re.findall(r"\(default: (?:|''|\(\)|\[\]|\{\}|None)\)", text)
+        assert not empty, f"indicifeval {name} --help: {empty}"
+    assert {"validate", "export", "build trans", "build ground", "build review serve"} <= set(names)
+    assert says_nothing("") and says_nothing(()) and says_nothing([]) and not says_nothing(0)
 
 
 @pytest.mark.parametrize("command", ["instructions", "languages"])

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from indicifeval.cli import main
+from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import InputError, load_responses, load_rows
 
 GOOD = {"key": 1, "prompt": "p", "instruction_id_list": ["punctuation:no_comma"], "kwargs": [{}], "language": "hi"}
@@ -239,3 +240,34 @@ def test_surrogate_escapes_in_files_become_replacement_characters(tmp_path, as_a
 
     (_, first), *_ = read_records(path)
     assert first["meta"] == {"\ufffd": ["\ufffd"]}
+
+
+@pytest.mark.parametrize("content, line, column", [
+    (LINE + '{"key": "hi-trans-01-pass", "language": \n', 2, 41),  # cut short after column 40
+    (LINE + '{"key": "hi-trans-01-pass", "language": ', 2, 41),  # the same, the file's last line
+    ('{"key": 1, "prompt": "abc", \n', 1, 29),
+    ('{"key": "abc\n', 1, 13),  # the line break that ends the string too soon
+    ('\n\n{"key": 1,, "prompt": "x"}\n', 3, 11),
+])
+def test_a_line_cut_short_is_reported_at_its_column_not_at_column_1(tmp_path, content, line, column):
+    """json counts a line cut short as column 1 of the line after it (past the line break)."""
+    path = tmp_path / "cut.jsonl"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        list(read_jsonl(path))
+    assert err.value.line == line and f"column {column})" in err.value.message, str(err.value)
+
+
+def test_a_json_array_cut_short_names_its_last_line(tmp_path):
+    path = tmp_path / "rows.json"
+    path.write_text('[{"key": 1,\n  "prompt": \n\n', encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        list(read_jsonl(path))
+    assert err.value.line == 2 and "column 13)" in err.value.message, str(err.value)
+
+
+def test_where_in_is_one_based_and_stops_at_the_content():
+    from indicifeval.core.jsonl import where_in
+
+    assert where_in("abc", 0) == (1, 1) and where_in("ab\ncd", 4) == (2, 2)
+    assert where_in('{"a": \n', 7) == (1, 7) and where_in('{"a":\n\n  \n', 9) == (1, 6)

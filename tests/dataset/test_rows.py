@@ -130,3 +130,15 @@ def test_bad_response_line(tmp_path):
 def test_integer_and_string_keys_match(tmp_path):
     path = write_jsonl(tmp_path / "r.jsonl", [{"key": "7", "response": "a"}])
     assert load_responses(path).lookup(load_rows([GOOD])[0]) == "a"
+
+
+def test_a_kwarg_error_counts_one_way_in_its_line(tmp_path):
+    """The field path counts as JSON does (kwargs[1] is the second); the message names the
+    instruction by its id instead of counting it again from 1 ("instruction 2")."""
+    bad = GOOD | {"kwargs": [{}, {"num_words": "ten", "relation": "at least"}]}
+    path = write_jsonl(tmp_path / "bad.jsonl", [bad])
+    with pytest.raises(InputError) as err:
+        load_rows(path)
+    text = str(err.value)
+    assert "line 1, field 'kwargs[1].num_words'" in text and GOOD["instruction_id_list"][1] in text, text
+    assert "instruction 2" not in text and "instruction 1" not in text, text

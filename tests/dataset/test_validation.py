@@ -146,7 +146,7 @@ def test_cli_exits_1_on_errors_and_0_on_warnings(tmp_path, monkeypatch, capsys):
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps(row("एक {{3}} कविता लिखें।", ["punctuation:no_comma"], [{}])) + "\n", encoding="utf-8")
     assert main(["validate", str(bad), "--quiet"]) == 1
-    assert (tmp_path / "bad.validation.jsonl").exists()  # next to the data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.jsonl"]  # nothing beside the data unless asked
     fine = tmp_path / "fine.jsonl"
     fine.write_text(json.dumps(row("क्या आप मदद कर सकते हैं??", ["punctuation:no_comma"], [{}])) + "\n", encoding="utf-8")
     assert main(["validate", str(fine), "--out", "v.jsonl"]) == 0

@@ -179,3 +179,16 @@ def test_a_broken_added_profile_fails_the_check(added_profile, tmp_path):
     reload_profiles()
     with pytest.raises(AssertionError, match="relation"):
         check_profile("bho")
+
+
+def test_a_profile_cut_short_names_its_last_line_and_column(tmp_path):
+    """json puts an error at the end of a file that ends in a line break on the line after the
+    last one, column 1; the error names where the text stops instead."""
+    from indicifeval.core.errors import InputError
+    from indicifeval.languages.profile import read_profile_file
+
+    path = tmp_path / "xx.json"
+    path.write_text('{\n  "code": "xx",\n  "name": \n', encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_profile_file(path)
+    assert err.value.line == 3 and "column 11" in err.value.message, str(err.value)

@@ -274,3 +274,16 @@ def test_a_busy_port_is_one_line_before_anything_starts():
     assert done.returncode == 1 and f"port {port} on 127.0.0.1 is in use" in done.stderr
     assert "Traceback" not in done.stderr
     assert "serve:" not in done.stdout  # no banner for a server that never started
+
+
+@pytest.mark.parametrize("body, jsonl, where", [
+    (b'{"a": 1}\n\n{"b": 2}\n{"c": \n', True, "at line 4, column 7"),  # the body's line, blank lines counted
+    (b'{"items": [\n  {"a": 1},\n  {"b": \n', False, "at line 3, column 9"),
+    (b'\xff', False, "(byte 1)"),
+])
+def test_a_malformed_body_names_its_own_line_and_column(body, jsonl, where):
+    from indicifeval.rewards.server import HTTPError, _parse
+
+    with pytest.raises(HTTPError) as err:
+        _parse(body, jsonl)
+    assert err.value.status == 400 and where in err.value.message, err.value.message

@@ -149,3 +149,20 @@ def test_each_request_is_sent_with_its_own_settings():
     assert bodies["translate"]["max_tokens"] == 9 and "chat_template_kwargs" not in bodies["translate"]
     assert bodies["judge"]["max_tokens"] == 3 and bodies["judge"]["temperature"] == 0.5
     assert bodies["judge"]["top_k"] == 5 and bodies["judge"]["chat_template_kwargs"] == {"enable_thinking": True}
+
+
+def test_the_server_spoils_the_same_share_of_answers_every_run():
+    """--spoil: a demo's served model that differs from the answers it was given."""
+    from indicifeval.testing.fake_server import spoilt
+
+    answers = sample_answers()
+    cut = [p for p, a in answers.items() if spoilt(p, a, 0.3) != a]
+    assert 0.2 < len(cut) / len(answers) < 0.4
+    assert all(spoilt(p, a, 0.0) == a for p, a in answers.items())
+    prompt = cut[0]
+    assert answers[prompt].startswith(spoilt(prompt, answers[prompt], 0.3))
+    with FakeOpenAIServer(ServerConfig(answers=answers, spoil=0.3)) as server:
+        results = []
+        OpenAIBackend("m", OpenAIOptions(base_url=server.url)).generate(
+            [GenerationRequest("a", [{"role": "user", "content": prompt}], SamplingSettings())], results.append)
+    assert results[0].output == spoilt(prompt, answers[prompt], 0.3) != answers[prompt]

@@ -134,3 +134,17 @@ def test_repair_drops_exactly_a_torn_or_broken_last_line(tmp_path, data, kept):
     path = tmp_path / "log.jsonl"
     path.write_bytes(data)
     assert JsonlLog(path).repair() == len(data) - kept and path.read_bytes() == data[:kept]
+
+
+def test_a_rerun_clears_what_a_killed_run_left_and_nothing_else(tmp_path):
+    """core.files' own temporary names go once the lock is held; a user's *.tmp stays."""
+    data = DataOptions(source="sample", languages="hi")
+    config = spec("M", "mock", {"answers": "sample"})
+    run(config, tmp_path, data)
+    stale = [tmp_path / ".scores.jsonl.ab12_x9z.tmp", tmp_path / ".manifest.json.0000aaaa.tmp"]
+    mine = [tmp_path / "notes.tmp", tmp_path / ".scores.jsonl.tmp"]
+    for path in stale + mine:
+        path.write_text("left behind", encoding="utf-8")
+    again = run(config, tmp_path, data)
+    assert again.generated == 0 and not any(p.exists() for p in stale)
+    assert all(p.read_text(encoding="utf-8") == "left behind" for p in mine)

@@ -329,3 +329,15 @@ def test_the_tokens_are_the_voting_words_casefolded_one_by_one(words):
     text = " ".join(words) + " "  # a new object each time: no cached tokens
     assert langid._tokens(text) == Counter(w.casefold() for w in langid._voting_words(text[:langid._MAX_CHARS]))
 
+
+
+def test_a_broken_sample_line_is_named_by_its_line_in_the_file(tmp_path):
+    """Blank lines count: the error names the line an editor shows, with its column."""
+    from indicifeval.core.errors import InputError
+    from indicifeval.text.langid_check import sample_texts
+
+    path = tmp_path / "sample.jsonl"
+    path.write_text('{"text": "एक"}\n\n\n{"text": \n', encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        sample_texts(path)
+    assert err.value.line == 4 and "column 10)" in err.value.message, str(err.value)

@@ -47,7 +47,7 @@ class Executor(Protocol):
         """Run fn on every task; call on_done(index, result) in the calling process as each task
         finishes (any order; used to write each part file atomically and to advance a progress
         bar); return the results in task order. An exception in a task is raised in the caller as
-        ExecutorError(f"task {index} failed: {type}: {message}") after the tasks already finished
+        ExecutorError(f"task {index + 1} of {n} failed: {type}: {message}") after the tasks already finished
         have been delivered to on_done (so nothing done is lost). With ``keep=False`` a result is
         only handed to on_done and not kept (the list holds None): memory stays flat however many
         tasks there are."""
@@ -60,10 +60,12 @@ class Executor(Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
-def _failed(index: int, exc: BaseException) -> ExecutorError:
-    """The one-line error for a failed task (exc is the task's own exception, unwrapped)."""
+def _failed(index: int, n: int, exc: BaseException) -> ExecutorError:
+    """The one-line error for a failed task (exc is the task's own exception, unwrapped). Tasks
+    are counted from 1, as the lines of the file the task's error names are: "task 1 of 8
+    failed: InputError: corpus.jsonl, line 1" is the first task and the first line."""
     message, name = first_line(exc), type(exc).__name__
-    return ExecutorError(f"task {index} failed: {name}" + (f": {message}" if message != name else ""))
+    return ExecutorError(f"task {index + 1} of {n} failed: {name}" + (f": {message}" if message != name else ""))
 
 
 def _in_order(results: dict[int, R], n: int, failure: tuple[int, BaseException] | None) -> list[R]:
@@ -72,10 +74,10 @@ def _in_order(results: dict[int, R], n: int, failure: tuple[int, BaseException] 
     index, exc = failure
     if isinstance(exc, BrokenProcessPool):  # which task killed its worker is not known
         lost = [i for i in range(n) if i not in results]
-        shown = ", ".join(map(str, lost[:10])) + (", ..." if len(lost) > 10 else "")
+        shown = ", ".join(str(i + 1) for i in lost[:10]) + (", ..." if len(lost) > 10 else "")  # counted from 1
         raise ExecutorError(f"a worker process died abruptly (killed, or out of memory?); {len(lost)} of {n} tasks "
                             f"did not finish: {shown}") from exc
-    raise _failed(index, exc) from exc
+    raise _failed(index, n, exc) from exc
 
 
 class _Base:
@@ -107,7 +109,7 @@ class SerialExecutor(_Base):
             try:
                 result = fn(task)
             except Exception as exc:
-                raise _failed(i, exc) from exc
+                raise _failed(i, len(tasks), exc) from exc
             if on_done is not None:
                 on_done(i, result)
             results.append(result if keep else None)  # type: ignore[arg-type]

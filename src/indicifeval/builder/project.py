@@ -19,9 +19,10 @@ from typing import Any
 from indicifeval._version import __version__
 from indicifeval.builder.migrate import BUILD_MANIFEST_FORMAT, upgrade
 from indicifeval.core.errors import InputError
-from indicifeval.core.files import sha256_of
+from indicifeval.core.files import remove_stale_temporaries, sha256_of
 from indicifeval.core.folders import claim, read_manifest, write_manifest
 from indicifeval.core.lock import FolderLock
+from indicifeval.records.layout import REVIEW_DB
 from indicifeval.runs.backends.batch import BatchPending
 from indicifeval.runs.backends.spec import ModelSpec
 
@@ -182,6 +183,8 @@ class BuildFolder:
         with FolderLock(self.folder, purpose) as held:
             self._held = held
             try:
+                # what a killed build left; review/ is written without the lock (export, agreement)
+                remove_stale_temporaries(self.folder, skip=(Path(REVIEW_DB).parts[0],))
                 yield
             finally:
                 self._held = None

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 class HelpFormatter(argparse.HelpFormatter):
     """Shows each option's default after its help, unless the default says nothing (None,
-    False) or the help already names it."""
+    False, empty: ``says_nothing``) or the help already names it."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
                  width: int | None = None) -> None:
@@ -34,11 +34,18 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        default = action.default
-        if ("%(default)" in text or "default" in text.lower() or default in (None, False, argparse.SUPPRESS)
+        if ("%(default)" in text or "default" in text.lower() or says_nothing(action.default)
                 or not action.option_strings or isinstance(action, argparse._HelpAction)):
             return text
         return f"{text} (default: %(default)s)"
+
+
+def says_nothing(default: object) -> bool:
+    """A default not worth printing: None, False, an unset one, or an empty text or collection
+    (which would print as ``(default: )`` or ``(default: [])``). 0 is a value and is shown."""
+    if default is None or default is False or default is argparse.SUPPRESS:
+        return True
+    return isinstance(default, (str, tuple, list, dict, set, frozenset)) and not default
 
 
 class Parser(argparse.ArgumentParser):
@@ -133,6 +140,10 @@ EXTRAS = {"jinja2": "review", "starlette": "review", "uvicorn": "review", "multi
           "datasets": "hub", "matplotlib": "report", "ray": "ray", "transformers": "hf", "tokenizers": "hf",
           "accelerate": "hf", "sentencepiece": "hf", "vllm": "vllm", "lm_eval": "lm-eval",
           "IndicTransToolkit": "indictrans"}
+# a command whose own extra installs a package that EXTRAS gives another: `indicifeval serve` needs
+# starlette and uvicorn too, and `[serve]` installs them without the review app's other packages
+COMMAND_EXTRAS = {"indicifeval serve": {"starlette": "serve", "uvicorn": "serve", "httptools": "serve",
+                                        "uvloop": "serve"}}
 
 
 def command_name(args: argparse.Namespace) -> str:
@@ -145,7 +156,7 @@ def missing_extra(command: str, module: str) -> str | None:
     """``build review serve needs jinja2: pip install 'indicifeval[review]'`` for a missing
     optional package, or None for a module that is not one of ours to install."""
     top = module.split(".")[0]
-    extra = EXTRAS.get(top)
+    extra = COMMAND_EXTRAS.get(command, {}).get(top) or EXTRAS.get(top)
     return f"{command} needs {top}: pip install 'indicifeval[{extra}]'" if extra else None
 
 

@@ -37,8 +37,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from indicifeval.cli.next_steps import not_a_run
     from indicifeval.cli.output import console, err_console, progress_bar
+    from indicifeval.core.errors import InputError
     from indicifeval.reports.api import report, steps_needed
+
+    for folder in args.runs:  # a build, release or dataset folder: say what it is for, before any work
+        what = not_a_run(folder)
+        if what is not None:
+            raise InputError(what, folder)
 
     mode = None if args.scoring is None else ScoringMode(args.scoring)
     total = steps_needed(len(args.runs), not args.no_plots, not args.no_html)

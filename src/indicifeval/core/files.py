@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +17,9 @@ from typing import IO
 from indicifeval.core.errors import OutputError
 
 _NO_SPACE = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG}
+# the names this module's writers stage under: mkstemp's ".NAME." + 8 random characters + ".tmp"
+# (StagedFiles) and mkdtemp's ".staging." + 8 + ".tmp" (core.folders.StagedFolder); a kill leaves them
+TEMP_NAME = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 
 
 def current_umask() -> int:
@@ -96,6 +100,36 @@ def sha256_of(path: str | Path, chunk: int = 1 << 20) -> str:
         while block := fh.read(chunk):
             digest.update(block)
     return digest.hexdigest()
+
+
+def remove_stale_temporaries(folder: str | Path, skip: tuple[str, ...] = ()) -> list[str]:
+    """Remove the temporaries killed writers left in ``folder`` and its subfolders: files and
+    staging folders under this module's own names (``TEMP_NAME``), never another ``*.tmp``.
+    Why: a killed build or run leaves them, and nothing else ever would. Call it only while
+    holding the folder's lock, so that no live writer's temporary goes; ``skip`` names the
+    subfolders written without that lock. Returns what went (names relative to ``folder``)."""
+    import shutil  # not at the top: every command imports this module, few clear a folder
+
+    root = Path(folder)
+    removed: list[str] = []
+    for top, dirs, files in os.walk(root):  # links are not followed
+        here = Path(top)
+        if here == root:
+            dirs[:] = [d for d in dirs if d not in skip]
+        for name in [d for d in dirs if TEMP_NAME.match(d)]:
+            dirs.remove(name)
+            shutil.rmtree(here / name, ignore_errors=True)
+            removed.append((here / name).relative_to(root).as_posix())
+        for name in files:
+            if TEMP_NAME.match(name):
+                try:
+                    (here / name).unlink()
+                except FileNotFoundError:
+                    continue
+                except OSError as exc:
+                    raise describe_os_error(exc, here / name) from None
+                removed.append((here / name).relative_to(root).as_posix())
+    return sorted(removed)
 
 
 class StagedFiles:

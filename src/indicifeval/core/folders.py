@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from indicifeval.core.errors import InputError, OutputError
-from indicifeval.core.files import ensure_folder, write_text
+from indicifeval.core.files import TEMP_NAME, ensure_folder, write_text
 from indicifeval.core.lock import LOCK_NAME
 from indicifeval.core.names import MANIFEST
 
-_OUR_TEMP = re.compile(r"^\..+\.[A-Za-z0-9_]+\.tmp$")  # what core.files.atomic_writer leaves on a kill
+_OUR_TEMP = TEMP_NAME  # what core.files.atomic_writer leaves on a kill
 
 
 def read_manifest(folder: str | Path) -> dict[str, Any] | None:

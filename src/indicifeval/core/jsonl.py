@@ -83,10 +83,24 @@ def _decode(raw: bytes, path: Path, lineno: int) -> str:
                          lineno + raw.count(b"\n", 0, exc.start)) from None
 
 
-def json_error(exc: json.JSONDecodeError) -> str:
-    """"malformed JSON (Expecting value, column 5)"; json's "... starting at" reads on."""
+def where_in(text: str, pos: int) -> tuple[int, int]:
+    """(line, column), both 1-based, of character ``pos`` of ``text``, never past the end of the
+    content: json reports a line cut short after its last character as column 1 of the line
+    after it (past the line break), which is not where anything is missing."""
+    end = len(text.rstrip())
+    while end < len(text) and text[end] in " \t":  # the spaces that end the last line with content
+        end += 1
+    pos = min(pos, end)
+    start = text.rfind("\n", 0, pos) + 1
+    return text.count("\n", 0, pos) + 1, pos - start + 1
+
+
+def json_error(exc: json.JSONDecodeError, text: str | None = None) -> str:
+    """"malformed JSON (Expecting value, column 5)"; json's "... starting at" reads on. The
+    column is ``where_in``'s in ``text``, what was parsed (by default the error's own)."""
+    column = where_in(exc.doc if text is None else text, exc.pos)[1]
     sep = " " if exc.msg.endswith(" at") else ", "
-    return f"malformed JSON ({exc.msg}{sep}column {exc.colno})"
+    return f"malformed JSON ({exc.msg}{sep}column {column})"
 
 
 def _object(record: object, source: Source) -> dict:
@@ -118,7 +132,7 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[Source, dict]]:
                 try:
                     record = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise InputError(json_error(exc), name, lineno) from None
+                    raise InputError(json_error(exc, line), name, lineno) from None
                 except RecursionError:
                     raise InputError("malformed JSON (nested too deeply)", name, lineno) from None
                 except ValueError as exc:  # an integer of more digits than Python converts
@@ -141,7 +155,7 @@ def _read_json_array(path: Path) -> Iterator[tuple[Source, dict]]:
     try:
         records = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(json_error(exc), str(path), exc.lineno) from None
+        raise InputError(json_error(exc, text), str(path), where_in(text, exc.pos)[0]) from None
     except RecursionError:
         raise InputError("malformed JSON (nested too deeply)", str(path)) from None
     except ValueError as exc:

@@ -22,7 +22,7 @@ from typing import Any
 
 from indicifeval.core.errors import InputError, Source
 from indicifeval.core.safe_text import sanitize_value
-from indicifeval.dataset.readers import is_data_file, read_records
+from indicifeval.dataset.readers import is_data_file, read_records, skip_findings
 from indicifeval.dataset.rows import SAMPLES, check_key, found_fields, sample_path
 from indicifeval.records import Row, RowId
 
@@ -94,7 +94,7 @@ def _response_files(path: Path) -> list[Path]:
     files = sorted(p for p in path.rglob("*") if is_data_file(p))
     if not files:
         raise InputError("folder holds no .jsonl, .json or .parquet files", str(path))
-    return files
+    return skip_findings(files, path) or files  # only findings: each then says what it is
 
 
 def _records(source: str | Path | Iterable[dict] | Mapping[Any, str]):

@@ -98,7 +98,9 @@ def parse_row(record: dict, source: Source, language: str | None = None, subset:
         try:
             cleaned.append(clean_kwargs(iid, kw))
         except KwargError as exc:
-            raise source.error(f"{exc} (instruction {index + 1}, {iid})", f"kwargs[{index}].{exc.field}") from None
+            # the field path counts as JSON does (kwargs[0] is the first); the instruction is named, not
+            # counted again from 1 in the same line
+            raise source.error(f"{exc} ({iid})", f"kwargs[{index}].{exc.field}") from None
     named = named_split(source.file) if layout is None and source.file else (None, None)
     lang = _own_value(record, "language", source, layout[0] if layout else None, language, defaults[0] or named[0])
     if lang is None:

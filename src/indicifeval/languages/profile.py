@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from indicifeval.core.errors import IndicIFEvalError, InputError
+from indicifeval.core.jsonl import where_in
 from indicifeval.languages.benchmark import Composition, read_composition
 from indicifeval.languages.numerals import (
     Numerals,
@@ -267,7 +268,8 @@ def read_profile_file(path) -> LanguageProfile:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise InputError(f"not a JSON profile: {exc.msg}", name, exc.lineno) from None
+        line, column = where_in(exc.doc, exc.pos)  # a file cut short: its last line, not the one after
+        raise InputError(f"not a JSON profile: {exc.msg}, column {column}", name, line) from None
     except UnicodeDecodeError:
         raise InputError("not UTF-8", name) from None
     if not isinstance(data, dict):

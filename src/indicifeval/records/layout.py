@@ -25,6 +25,8 @@ GROUND_CONTEXTS, GROUND_SELECT_REJECTED = "ground/contexts.jsonl", "ground/selec
 GROUND_REQUESTS, GROUND_GENERATIONS = "ground/requests.jsonl", "ground/generations.jsonl"
 GROUND_ROWS, GROUND_REJECTED = "ground/rows.jsonl", "ground/rejected.jsonl"
 GROUND_VALIDATION = "ground/validation.jsonl"
+# what `indicifeval validate BUILD` writes there: the findings over every pipeline's rows
+BUILD_VALIDATION = "validation.jsonl"
 # Human review, in the build folder: the app's database, and what export writes from it
 REVIEW_DB, REVIEW_VERDICTS, REVIEW_AGREEMENT = "review/review.sqlite", "review/verdicts.jsonl", "review/agreement.json"
 REVIEW_GUIDELINES = "review/guidelines.md"  # written by the project's lead, shown beside every item
@@ -48,7 +50,7 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
     return f"scores.{mode}.jsonl", f"summary.{mode}.json"
 
 
-__all__ = ["BUILD_ROWS", "GENERATIONS", "GROUND_CONTEXTS", "GROUND_GENERATIONS", "GROUND_KEYWORDS",
+__all__ = ["BUILD_ROWS", "BUILD_VALIDATION", "GENERATIONS", "GROUND_CONTEXTS", "GROUND_GENERATIONS", "GROUND_KEYWORDS",
            "GROUND_KEYWORDS_MADE", "GROUND_KEYWORDS_RANKED", "GROUND_REJECTED", "GROUND_REQUESTS", "GROUND_ROWS",
            "GROUND_SELECT_REJECTED", "GROUND_SHARDS", "GROUND_VALIDATION", "GROUND_VOCAB", "MANIFEST", "RELEASE_HUB",
            "RELEASE_INFO", "RELEASE_ROWS", "RESPONSES", "REVIEW_AGREEMENT", "REVIEW_DB", "REVIEW_GUIDELINES",

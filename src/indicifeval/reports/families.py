@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from indicifeval.core.errors import InputError
-from indicifeval.core.jsonl import json_error
+from indicifeval.core.jsonl import json_error, where_in
 
 _SIZE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[bB](?![a-zA-Z])")
 _MOE = re.compile(r"(\d+)[bB]-\d+[eE]")  # Llama-4 "17B-16E": active size
@@ -44,7 +44,7 @@ def load_family_map(path: str | Path | None) -> dict[str, dict]:
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read ({exc})", name) from None
     except json.JSONDecodeError as exc:
-        raise InputError(json_error(exc), name, exc.lineno) from None
+        raise InputError(json_error(exc), name, where_in(exc.doc, exc.pos)[0]) from None
     except (ValueError, RecursionError) as exc:
         raise InputError(f"malformed JSON ({str(exc).splitlines()[0][:120] or 'nested too deeply'})", name) from None
     if not isinstance(data, dict):

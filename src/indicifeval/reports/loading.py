@@ -40,7 +40,11 @@ def _rows(path: Path, prompts: bool) -> tuple[dict[tuple, tuple[bool, Any]], dic
 
 def score_file(folder: Path, manifest: dict, scoring: ScoringMode | None) -> tuple[str, str]:
     """(file name, mode) of the scores to read: ``scoring``'s, or the folder's own mode's."""
-    tool = tool_of(manifest) or ("score" if not (folder / GENERATIONS).exists() else "run")
+    made_by = tool_of(manifest)
+    if made_by not in (None, "run", "score"):  # a build folder has no scores `score --run` could make
+        raise InputError(f"not a run or score folder (`indicifeval {made_by}` made it): a report reads the "
+                         f"folders `indicifeval run` and `indicifeval score` write", str(folder))
+    tool = made_by or ("score" if not (folder / GENERATIONS).exists() else "run")
     if tool == "score" or not manifest:
         own = _scored_mode(folder / SCORES)
         if scoring is not None and own is not None and scoring != own:

@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError, Source
+from indicifeval.core.jsonl import where_in
 from indicifeval.core.modes import ScoringMode
 from indicifeval.rewards import nemo_gym
 from indicifeval.rewards.verdicts import RewardScorer
@@ -84,14 +85,22 @@ def _parse(body: bytes, jsonl: bool) -> Any:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise HTTPError(400, f"the body is not UTF-8 (byte {exc.start})") from None
+        raise HTTPError(400, f"the body is not UTF-8 (byte {exc.start + 1})") from None
+    if jsonl:  # each line parsed alone: an error names the body's line, not the line's own (always 1)
+        return [_loads(line, number, " lines") for number, line in enumerate(text.splitlines(), start=1)
+                if line.strip()]
+    return _loads(text, 1, "")
+
+
+def _loads(text: str, first_line: int, kind: str) -> Any:
+    """``text`` (which starts at the body's line ``first_line``) as JSON, or a 400 naming the
+    body's line and column."""
     try:
-        if jsonl:
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise HTTPError(400, f"the body is not valid JSON{' lines' if jsonl else ''}: {exc.msg} at line {exc.lineno}, "
-                        f"column {exc.colno}") from None
+        line, column = where_in(text, exc.pos)
+        raise HTTPError(400, f"the body is not valid JSON{kind}: {exc.msg} at line {first_line + line - 1}, "
+                        f"column {column}") from None
     except RecursionError:
         raise HTTPError(400, "the body is nested too deeply") from None
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from indicifeval._version import __version__
 from indicifeval.core.errors import InputError
-from indicifeval.core.files import StagedFiles
+from indicifeval.core.files import StagedFiles, remove_stale_temporaries
 from indicifeval.core.folders import MANIFEST, read_manifest, write_manifest
 from indicifeval.core.lock import FolderLock
 from indicifeval.core.log import JsonlLog
@@ -77,8 +78,12 @@ class RunStore:
         self.folder = Path(folder)
         self.log = JsonlLog(self.folder / GENERATIONS)
 
-    def lock(self, purpose: str = "run") -> FolderLock:
-        return FolderLock(self.folder, purpose)
+    @contextmanager
+    def lock(self, purpose: str = "run") -> Iterator[FolderLock]:
+        """The folder's lock; once it is held, what a killed run left behind goes."""
+        with FolderLock(self.folder, purpose) as held:
+            remove_stale_temporaries(self.folder)
+            yield held
 
     # -- manifest ---------------------------------------------------------------------------
     @property

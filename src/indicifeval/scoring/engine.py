@@ -26,13 +26,13 @@ def resolve_row(row: Row, mode: ScoringMode) -> list[dict]:
             where = f"{row.language}/{row.subset} key {row.key!r}"
             if row.source is None:
                 raise InputError(f"{where}: {why}", field=f"instruction_id_list[{index}]")
-            raise row.source.error(f"{why} (instruction {index + 1})", f"instruction_id_list[{index}]")
+            raise row.source.error(why, f"instruction_id_list[{index}]")  # the id is in why; one count: the field's
         try:
             out.append(resolve_args(iid, kwargs, rules, Draw(row.key, index)))
         except KwargError as exc:
             if row.source is None:
                 raise
-            raise row.source.error(f"{exc} (instruction {index + 1}, {iid})", f"kwargs[{index}].{exc.field}") from None
+            raise row.source.error(f"{exc} ({iid})", f"kwargs[{index}].{exc.field}") from None
     return out
 
 

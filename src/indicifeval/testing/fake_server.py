@@ -5,9 +5,10 @@ from a table of prompt -> answer (e.g. the bundled sample's responses) or an ech
 misbehave on purpose: 429 with Retry-After, 500, answers slower than the client's timeout,
 dropped connections, malformed JSON. Faults are planned deterministically per prompt and
 attempt, and never hit the same prompt more than ``max_faults_per_prompt`` times, so a client
-that retries enough always finishes.
+that retries enough always finishes. With ``--spoil`` it answers worse than its table (a share
+of the answers cut short), so that a demo's two runs differ.
 
-    python -m indicifeval.testing.fake_server --port 8000 --answers sample
+    python -m indicifeval.testing.fake_server --port 8000 --answers sample --spoil 0.3
 """
 
 from __future__ import annotations
@@ -59,6 +60,19 @@ class ServerConfig:
     # request body -> (status, raw response body), or None for the normal answer: broken servers
     # (an empty choice, null content, a lone surrogate, a huge body, an error that echoes the key)
     raw_fn: Callable[[dict], tuple[int, bytes] | None] | None = None
+    # the share of prompts whose answer is spoilt (``spoilt``): a model of its own, for a demo whose
+    # two runs should differ; which prompts, by a hash of each, is the same every run
+    spoil: float = 0.0
+
+
+def spoilt(prompt: str, answer: str, rate: float) -> str:
+    """``answer``, or for a ``rate`` share of prompts (chosen by the prompt's hash, the same
+    every run) its first half, as a model stopped short gives it: what asked for length, an
+    ending, sections or JSON then fails, what asked for a first word or no commas still passes."""
+    if rate <= 0 or int(hashlib.sha1(prompt.encode("utf-8")).hexdigest()[:8], 16) >= rate * 0x1_0000_0000:
+        return answer
+    words = answer.split(" ")
+    return " ".join(words[: max(1, len(words) // 2)])
 
 
 def default_answer(prompt: str) -> str:
@@ -161,6 +175,7 @@ class FakeOpenAIServer(LoopbackServer):
     def _completion(self, request: dict, prompt: str) -> bytes:
         cfg = self.config
         answer = cfg.answer_fn(request) if cfg.answer_fn else cfg.answers.get(prompt, default_answer(prompt))
+        answer = spoilt(prompt, answer, cfg.spoil)
         max_tokens = request.get("max_tokens") or request.get("max_completion_tokens")
         finish = "stop"
         words = answer.split(" ")
@@ -240,14 +255,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per request")
     parser.add_argument("--reasoning", choices=["none", "separate", "inline", "unterminated"], default="none")
     parser.add_argument("--fault-rate", type=float, default=0.0)
+    parser.add_argument("--spoil", type=float, default=0.0,
+                        help="the share of answers cut to their first half (by a hash of the prompt, the same every "
+                        "run), so that this server scores below the answers it was given")
     args = parser.parse_args(argv)
+    if not 0 <= args.spoil <= 1:
+        parser.error("--spoil is a share, from 0 to 1")
     answers, answer_fn = {}, None
     if args.answers == "sample":
         answers = sample_answers()
     elif args.answers != "echo":
         answer_fn = script_answers(args.answers, args.lang)
     config = ServerConfig(answers=answers, latency_s=args.latency, reasoning=args.reasoning,
-                          faults=FaultPlan(rate=args.fault_rate), answer_fn=answer_fn)
+                          faults=FaultPlan(rate=args.fault_rate), answer_fn=answer_fn, spoil=args.spoil)
     server = FakeOpenAIServer(config, args.host, args.port)
     server.start()  # bound: the port (a free one for --port 0) is known now, and printed for a waiting client
     print(f"serving on {server.url}", flush=True)
@@ -260,4 +280,4 @@ if __name__ == "__main__":
 
 
 __all__ = ["FAULTS", "FakeOpenAIServer", "FaultPlan", "ServerConfig", "ServerProcess", "sample_answers",
-           "script_answers"]
+           "script_answers", "spoilt"]

@@ -13,6 +13,7 @@ from pathlib import Path
 import regex
 
 from indicifeval.core.errors import InputError
+from indicifeval.core.jsonl import json_error
 from indicifeval.languages import LanguageProfile, language_name, script_fallbacks
 from indicifeval.languages.check import ProfileFinding
 from indicifeval.text.langid import identify
@@ -101,14 +102,14 @@ def sample_texts(path: Path) -> list[str]:
         raw = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise InputError("not UTF-8", str(path)) from None
-    lines = [ln for ln in raw.splitlines() if ln.strip()]
-    if lines and lines[0].lstrip().startswith("{"):
+    lines = [(number, ln) for number, ln in enumerate(raw.split("\n"), start=1) if ln.strip()]
+    if lines and lines[0][1].lstrip().startswith("{"):
         texts = []
-        for number, line in enumerate(lines, start=1):
+        for number, line in lines:  # the file's own line numbers, blank lines counted
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise InputError(f"not JSON: {exc.msg}", str(path), number) from None
+                raise InputError(json_error(exc, line), str(path), number) from None
             if isinstance(record, dict) and isinstance(record.get("text"), str) and record["text"].strip():
                 texts.append(record["text"])
         return texts

@@ -148,9 +148,14 @@ _SURROGATE = regex.compile(r"[\ud800-\udfff]")
 
 
 def _skip(stats: dict[str, Any], why: str, where: str) -> None:
-    """Count a skipped document by why, and remember where the first one is (file@byte or file#row)."""
+    """Count a skipped document by why, and remember where the first one is, for a person: a
+    JSONL line by its byte offset (file@byte), a Parquet row counted from 1 (file#row counts
+    from 0, as a document id), as every other row number the tool prints."""
     stats[why] = stats.get(why, 0) + 1
-    stats.setdefault(f"first_{why}", where.replace("@", ", byte ").replace("#", ", row "))
+    if f"first_{why}" not in stats:
+        name, sep, row = where.rpartition("#")
+        place = f"{name}, row {int(row) + 1}" if sep and row.isdigit() else where.replace("@", ", byte ")
+        stats[f"first_{why}"] = place
 
 
 def _document(record: Any, where: str, shard: Shard, stats: dict[str, Any],

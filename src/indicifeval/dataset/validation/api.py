@@ -138,11 +138,11 @@ def validate(data: Data, language: str | None = None, subset: str | None = None,
     return report
 
 
-def validate_into(path: str | Path, data: Data, language: str | None = None, subset: str | None = None,
+def validate_into(path: str | Path | None, data: Data, language: str | None = None, subset: str | None = None,
                   source_rows: Data | None = None, skip: Iterable[str] = (), keep: int = 20) -> ValidationReport:
-    """``validate``, writing every finding to ``path`` (JSON lines, atomically) as it is found,
-    so that memory does not grow with the dataset: the report keeps the counts and the first
-    ``keep`` findings of each check and severity."""
+    """``validate``, writing every finding to ``path`` (JSON lines, atomically; None: nowhere) as
+    it is found, so that memory does not grow with the dataset: the report keeps the counts and
+    the first ``keep`` findings of each check and severity."""
     report, found = _prepare(data, language, subset, source_rows, skip)
     tally = {name: [0, 0] for name in report.checks}
     kept: dict[tuple[bool, str], list[Finding]] = {}
@@ -155,7 +155,11 @@ def validate_into(path: str | Path, data: Data, language: str | None = None, sub
                 bucket.append(f)
             yield f.to_json()
 
-    write_jsonl(path, each())
+    if path is not None:
+        write_jsonl(path, each())
+    else:
+        for _ in each():
+            pass
     report.findings = [f for bucket in kept.values() for f in bucket]
     report.tally = {name: (e, w) for name, (e, w) in tally.items()}
     return report

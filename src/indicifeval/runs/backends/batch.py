@@ -174,7 +174,7 @@ def _records(path: Path, key: str, malformed: list[str]) -> Iterator[tuple[str, 
                 try:
                     record = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    malformed.append(f"{path}, line {lineno}: {json_error(exc)}")
+                    malformed.append(f"{path}, line {lineno}: {json_error(exc, line)}")
                     continue
                 except RecursionError:
                     malformed.append(f"{path}, line {lineno}: malformed JSON (nested too deeply)")

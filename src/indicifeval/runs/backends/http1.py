@@ -26,6 +26,15 @@ class HttpError(Exception):
     """A dropped connection or a reply that is not HTTP/1.x: worth another attempt."""
 
 
+class CannotConnect(HttpError):
+    """No connection at all: every address refused it, or no resolver knows the host.
+    ``reason`` says which, for the caller to tell a wrong URL from a server that went away."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
 @dataclass
 class Reply:
     status: int
@@ -99,16 +108,23 @@ class Http1Client:
                     ip = ipaddress.ip_address(self.host)
                     self._addresses = [(socket.AF_INET6 if ip.version == 6 else socket.AF_INET, self.host, self.port)]
                 except ValueError:
-                    found = await asyncio.get_running_loop().getaddrinfo(self.host, self.port,
-                                                                         type=socket.SOCK_STREAM)
+                    try:
+                        found = await asyncio.get_running_loop().getaddrinfo(self.host, self.port,
+                                                                             type=socket.SOCK_STREAM)
+                    except socket.gaierror as exc:
+                        raise CannotConnect(f"the host {self.host} is not known ({exc.strerror or exc})") from None
                     self._addresses = [(family, str(address[0]), int(address[1]))
                                        for family, _, _, _, address in found]
         failed: OSError = OSError(f"{self.host} has no address")
+        refused = 0
         for family, host, port in self._addresses:
             try:
                 return await asyncio.open_connection(host, port, family=family, limit=_STREAM_LIMIT)
             except OSError as exc:
                 failed = exc
+                refused += isinstance(exc, ConnectionRefusedError)
+        if self._addresses and refused == len(self._addresses):
+            raise CannotConnect("connection refused")
         raise failed
 
     async def _read(self, reader: asyncio.StreamReader) -> tuple[Reply, bool]:
@@ -180,4 +196,4 @@ class Http1Client:
                 pass
 
 
-__all__ = ["Http1Client", "HttpError", "Reply", "within"]
+__all__ = ["CannotConnect", "Http1Client", "HttpError", "Reply", "within"]

@@ -2,7 +2,8 @@
 ``/v1/chat/completions``: async, bounded concurrency, retries with backoff and jitter.
 
 Retried: 429, 5xx, 408, timeouts, dropped connections and unreadable answers; a
-``Retry-After`` header sets the wait. Other 4xx are the caller's mistake and stop the run.
+``Retry-After`` header sets the wait. Other 4xx are the caller's mistake and stop the run, and
+so does a server never reached (refused, or an unknown host: ``pool.Unreachable``) at once.
 The API key comes from an environment variable and is sent only in the request header.
 A plain ``http://`` server (one on this machine or its network) is reached by the lean
 client (``http1``: a journalled request costs 0.11 ms of CPU instead of aiohttp's 0.21, and
@@ -26,7 +27,15 @@ from indicifeval.core.secrets import env_key_problem, redact_text, redact_url, u
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.backends.http1 import Http1Client, HttpError, within
 from indicifeval.runs.backends.options import OpenAIOptions
-from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_in_session, run_pool
+from indicifeval.runs.backends.pool import (
+    Retryable,
+    Unreachable,
+    backoff_wait,
+    cannot_connect,
+    failure_message,
+    run_in_session,
+    run_pool,
+)
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -154,6 +163,7 @@ class OpenAIBackend:
         self.backoff_max_s = options.backoff_max_s
         self.extra_body = extra_body or {}
         self._rng = random.Random()  # jitter only; never affects what is generated
+        self._reached = False  # whether the server ever answered: until then, no connection is a wrong URL
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "base_url": redact_url(self.base_url), "concurrency": self.concurrency,
@@ -217,6 +227,7 @@ class OpenAIBackend:
         for attempt in range(1, self.max_retries + 2):
             try:
                 status, retry_after, raw = await post(body)
+                self._reached = True
                 if raw is None:
                     return GenerationResult(request.uid, "", None, error=f"the answer is over {MAX_BODY_BYTES:,} bytes",
                                             latency_s=time.monotonic() - started, attempts=attempt)
@@ -235,6 +246,9 @@ class OpenAIBackend:
                 result.attempts = attempt
                 return result
             except (Retryable, asyncio.TimeoutError, HttpError, aiohttp.ClientError) as exc:
+                why = None if self._reached else cannot_connect(exc)
+                if why is not None:  # a wrong --base-url or no server: said now, not after nine attempts
+                    raise Unreachable(redact_url(self.base_url), self.redact(why)) from None
                 last = self.redact(f"{exc.__class__.__name__}: {exc}")
                 if attempt > self.max_retries:
                     break

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from queue import SimpleQueue
 from typing import Any
 
 from indicifeval.runs.backends.base import BackendError, OnResult
+from indicifeval.runs.backends.http1 import CannotConnect
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 
 
@@ -41,12 +43,13 @@ async def run_pool(requests: Sequence[GenerationRequest], concurrency: int,
     for r in requests:
         queue.put_nowait(r)
     failures: list[str] = []
+    unreachable: list[Unreachable] = []
     loop = asyncio.get_running_loop()
     slots = asyncio.Semaphore(max(1, concurrency))
     journal = Journal(on_result, loop, kept=lambda: loop.call_soon_threadsafe(slots.release))
 
     async def worker() -> None:
-        while not failures and not journal.errors:
+        while not failures and not unreachable and not journal.errors:
             await slots.acquire()
             try:
                 request = queue.get_nowait()
@@ -55,6 +58,10 @@ async def run_pool(requests: Sequence[GenerationRequest], concurrency: int,
                 return
             try:
                 result = await one(request)
+            except Unreachable as exc:
+                slots.release()
+                unreachable.append(exc)
+                continue
             except BackendError as exc:
                 slots.release()
                 failures.append(str(exc))
@@ -65,6 +72,8 @@ async def run_pool(requests: Sequence[GenerationRequest], concurrency: int,
         await asyncio.gather(*(worker() for _ in range(min(concurrency, len(requests)))))
     finally:
         journal.close()  # also when cancelled (Ctrl-C): what came back is handed on, not dropped
+    if unreachable:  # one line for the run, not one per request in flight
+        raise unreachable[0]
     return failures
 
 
@@ -117,6 +126,31 @@ class Journal:
             raise self.errors[0]
 
 
+class Unreachable(BackendError):
+    """The server cannot be reached at all: the connection refused, or the host unknown to the
+    resolver. Why apart from other failures: retried, a wrong --base-url or a server not started
+    cost nine attempts and a minute and a half of backoff per request before the error; said at
+    once instead, in one line naming the URL. A server that answered before and refuses now (a
+    restart) is retried as any dropped connection is."""
+
+    def __init__(self, url: str, reason: str):
+        super().__init__(f"cannot reach {url}: {reason}; is the server running, and is --base-url right?")
+
+
+def cannot_connect(exc: BaseException) -> str | None:
+    """Why ``exc`` (the lean client's or aiohttp's) means no connection could be made at all,
+    or None: a refused connection or an unknown host, not a timeout or a dropped connection."""
+    if isinstance(exc, CannotConnect):
+        return exc.reason
+    cause = getattr(exc, "os_error", None)  # aiohttp.ClientConnectorError (and its DNS error) keep it
+    if isinstance(cause, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(cause, socket.gaierror):
+        host = getattr(exc, "host", None)
+        return f"the host {host + ' ' if host else ''}is not known ({cause.strerror or cause})"
+    return None
+
+
 class Retryable(Exception):
     """A failed attempt worth repeating (a 429 or 5xx, a dropped connection, a torn body),
     with the server's own wait when it said one (Retry-After)."""
@@ -139,4 +173,5 @@ def failure_message(failures: list[str]) -> str:
     return f"{len(failures)} request(s) failed; finished items are kept, run again to resume. First: {failures[0]}"
 
 
-__all__ = ["Journal", "Retryable", "backoff_wait", "failure_message", "run_in_session", "run_pool"]
+__all__ = ["Journal", "Retryable", "Unreachable", "backoff_wait", "cannot_connect", "failure_message", "run_in_session",
+           "run_pool"]

@@ -5,7 +5,8 @@ One engine per target language. Texts over the API's per-request limit are cut a
 then line, then sentence boundaries (never inside a placeholder or a fenced block), sent piece
 by piece and joined with the separators they were cut at. Retried: 429 (Retry-After), 5xx,
 timeouts, dropped connections; 422 is that text's own problem (a per-item error); any other
-4xx is the caller's mistake and stops the run. The key comes from an environment variable
+4xx is the caller's mistake and stops the run, and so does an API never reached (refused, or an
+unknown host), at once. The key comes from an environment variable
 and travels only in the request header."""
 
 from __future__ import annotations
@@ -27,7 +28,14 @@ from indicifeval.languages import get_profile
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.backends.openai_http import _read_capped, endpoint, parse_retry_after
 from indicifeval.runs.backends.options import BackendOptions, option
-from indicifeval.runs.backends.pool import Retryable, backoff_wait, failure_message, run_in_session
+from indicifeval.runs.backends.pool import (
+    Retryable,
+    Unreachable,
+    backoff_wait,
+    cannot_connect,
+    failure_message,
+    run_in_session,
+)
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
 
 DEFAULT_BASE_URL = "https://api.sarvam.ai"
@@ -146,6 +154,7 @@ class SarvamTranslator:
         self.concurrency = int(options.concurrency)
         self.max_chars = int(options.max_chars)
         self._rng = random.Random()  # jitter only; never affects what is translated
+        self._reached = False  # whether the API ever answered: until then, no connection is a wrong URL
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "model": self.model, "base_url": redact_url(self.base_url),
@@ -216,6 +225,7 @@ class SarvamTranslator:
         for attempt in range(1, opts.max_retries + 2):
             try:
                 async with session.post(url, json=self.payload(text)) as response:
+                    self._reached = True
                     status, retry_after = response.status, response.headers.get("Retry-After")
                     raw = await _read_capped(response, MAX_BODY_BYTES)
                 if raw is None:
@@ -235,6 +245,9 @@ class SarvamTranslator:
                     raise _ItemError("the API's answer has no 'translated_text'")
                 return sanitize(translated), attempt
             except (Retryable, asyncio.TimeoutError, aiohttp.ClientError) as exc:
+                why = None if self._reached else cannot_connect(exc)
+                if why is not None:  # a wrong --base-url or no server: said now, not after nine attempts
+                    raise Unreachable(redact_url(self.base_url), self.redact(why)) from None
                 last = self.redact(f"{exc.__class__.__name__}: {exc}")
                 if attempt > opts.max_retries:
                     break
