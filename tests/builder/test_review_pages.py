@@ -232,6 +232,16 @@ def test_a_row_failing_validation_is_flagged_and_correct_only_with_the_override(
     assert any(r["answers"].get(OVERRIDE) == "yes" for r in records)
     assert {row["question"] for row in agreement_table(records, bootstrap=0)} == {
         "meaningful", "constraint", "context", "verdict"}
+    # and the release takes the reviewers' word: the row is released as correct, and said to be so
+    from indicifeval.builder.release.finalize import finalize
+
+    report = finalize([folders[1]], folders[1].parent / "release")
+    assert report.approved_despite_validation == [INVALID] and "approved despite the validator" in str(report)
+    info = json.loads((report.out / "release.json").read_text(encoding="utf-8"))
+    assert info["approved_despite_validation"] == [INVALID]
+    released = [json.loads(line) for line in (report.out / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(r["language"], r["subset"], r["key"]) for r in released] == [tuple(INVALID.split("/"))]
+    assert "incorrect" not in released[0]["tags"] and "gold prompt" in released[0]["tags"]
 
 
 def test_the_builds_validate_reasons_flag_a_row_and_an_edit_replaces_them(review):

@@ -26,8 +26,6 @@ from indicifeval.records.layout import REVIEW_DB
 from indicifeval.runs.backends.batch import BatchPending
 from indicifeval.runs.backends.spec import ModelSpec
 
-STATUSES = ("running", "complete", "failed", "stale", "pending")
-
 
 def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")

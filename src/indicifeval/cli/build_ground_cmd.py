@@ -67,37 +67,6 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.set_defaults(handler=run)
 
 
-SAMPLE = "sample"
-
-
-def sample_corpus(language: str) -> str:
-    """``--corpus sample``: the bundled sample's prompts and answers in ``language`` as documents,
-    written once (the same bytes every time, so the same identity) to a cache folder, where the
-    build can name it by file like any corpus."""
-    import json
-    import os
-
-    from indicifeval.core.errors import InputError
-    from indicifeval.core.files import write_text
-    from indicifeval.dataset import load_rows
-    from indicifeval.dataset.responses import load_responses
-
-    rows = [r for r in load_rows(SAMPLE) if r.language == language]
-    if not rows:
-        raise InputError(f"the bundled sample has no rows in {language!r}; give a corpus of your own (--corpus FILE)",
-                         field="corpus")
-    answers = load_responses(SAMPLE)
-    docs = [{"doc_id": f"sample-{language}-prompt-{r.key}", "text": r.prompt} for r in rows]
-    docs += [{"doc_id": f"sample-{language}-answer-{r.key}", "text": text} for r in rows
-             if (text := answers.lookup(r))]
-    lines = "".join(json.dumps(d, ensure_ascii=False, sort_keys=True) + "\n" for d in docs)
-    path = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "indicifeval" / "corpora" / \
-        f"sample-{language}.jsonl"
-    if not path.is_file() or path.read_text(encoding="utf-8") != lines:
-        write_text(path, lines)
-    return str(path)
-
-
 def _tell_imports(args: argparse.Namespace) -> None:
     """A waiting stage ends in an exception, not a finished record: what it said (each imported
     file's replies, failures, junk lines and unknown ids) is read back from the folder."""
@@ -133,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
                            shard_bytes=max(1, int(args.shard_mb * 2**20)), skip_top=args.skip_top,
                            stop_words=False if args.keep_stop_words else None)
     forced = forced_stages(args)
+    from indicifeval.builder.ground.corpus import SAMPLE, sample_corpus
+
     corpus = sample_corpus(args.lang) if args.corpus == SAMPLE else args.corpus
 
     try:

@@ -140,15 +140,6 @@ class RunStore:
         """uid -> the last generation recorded for it (a retry or regeneration supersedes)."""
         return self.log.latest("uid")
 
-    def open_for_append(self) -> None:
-        self.log.open()
-
-    def append(self, record: dict) -> None:
-        self.log.append(record)
-
-    def close(self) -> None:
-        self.log.close()
-
     # -- scores -----------------------------------------------------------------------------
     def write_scores(self, result: ScoreResult, manifest: RunManifest) -> list[Path]:
         """Write a ScoreResult under its mode's names and record it in ``manifest`` (which the

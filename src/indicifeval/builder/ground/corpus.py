@@ -239,4 +239,34 @@ def _parquet_documents(shard: Shard, stats: dict[str, Any]) -> Iterator[Document
                     yield doc
 
 
-__all__ = ["MIN_SHARD_BYTES", "SHARDS_WANTED", "Document", "Shard", "iter_documents", "list_shards", "shard_size"]
+SAMPLE = "sample"
+
+
+def sample_corpus(language: str) -> str:
+    """``--corpus sample``: the bundled sample's prompts and answers in ``language`` as documents,
+    written once (the same bytes every time, so the same identity) to a cache folder, where the
+    build can name it by file like any corpus."""
+    import os
+
+    from indicifeval.core.files import write_text
+    from indicifeval.dataset import load_rows
+    from indicifeval.dataset.responses import load_responses
+
+    rows = [r for r in load_rows(SAMPLE) if r.language == language]
+    if not rows:
+        raise InputError(f"the bundled sample has no rows in {language!r}; give a corpus of your own (--corpus FILE)",
+                         field="corpus")
+    answers = load_responses(SAMPLE)
+    docs = [{"doc_id": f"sample-{language}-prompt-{r.key}", "text": r.prompt} for r in rows]
+    docs += [{"doc_id": f"sample-{language}-answer-{r.key}", "text": text} for r in rows
+             if (text := answers.lookup(r))]
+    lines = "".join(json.dumps(d, ensure_ascii=False, sort_keys=True) + "\n" for d in docs)
+    path = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "indicifeval" / "corpora" / \
+        f"sample-{language}.jsonl"
+    if not path.is_file() or path.read_text(encoding="utf-8") != lines:
+        write_text(path, lines)
+    return str(path)
+
+
+__all__ = ["MIN_SHARD_BYTES", "SAMPLE", "SHARDS_WANTED", "Document", "Shard", "iter_documents", "list_shards",
+           "sample_corpus", "shard_size"]

@@ -18,6 +18,7 @@ from indicifeval._version import __version__
 from indicifeval.builder.candidates import read_candidates
 from indicifeval.builder.project import BuildFolder, now_iso
 from indicifeval.builder.release.portable import build_roots, corpus_reference, files_sha256, portable
+from indicifeval.builder.review.items import OVERRIDE
 from indicifeval.builder.review.store import ReviewStore
 from indicifeval.checkers import SUBSETS
 from indicifeval.core.errors import InputError, OutputError, Source, first_line
@@ -57,13 +58,16 @@ class FinalizeReport:
     disputed: list[str] = field(default_factory=list)  # item ids an adjudicator has to settle
     unmatched: list[str] = field(default_factory=list)  # verdicts about items no rows file holds
     incorrect_with_errors: list[str] = field(default_factory=list)  # released as incorrect, validator errors
+    approved_despite_validation: list[str] = field(default_factory=list)  # correct by a reviewer's override
     accepted_unreviewed: int = 0  # of the correct: machine output released unseen (--accept-unreviewed; silver)
 
     def __str__(self) -> str:
         parts = ", ".join(f"{self.total(k)} {k}" + (f" ({self.accepted_unreviewed} of them accepted unreviewed)"
                                                      if k == CORRECT and self.accepted_unreviewed else "")
                           for k in COUNTS)
-        return f"{self.out}: {parts}" + (f"; to adjudicate: {', '.join(self.disputed)}" if self.disputed else "")
+        overridden = self.approved_despite_validation
+        return f"{self.out}: {parts}" + (f"; to adjudicate: {', '.join(self.disputed)}" if self.disputed else "") \
+            + (f"; approved despite the validator by a reviewer: {', '.join(overridden)}" if overridden else "")
 
     def total(self, name: str) -> int:
         return sum(c[name] for subsets in self.counts.values() for c in subsets.values())
@@ -82,6 +86,16 @@ class _Item:
     votes: dict[str, str] = field(default_factory=dict)
     adjudication: str | None = None
     edited: bool = False
+    overrides: dict[str, bool] = field(default_factory=dict)  # annotator -> said correct despite the validator
+    adjudication_override: bool = False
+
+    def approved_despite_validation(self) -> bool:
+        """Whether the people whose verdict stands said correct knowing the validator refuses
+        the row (the review app's explicit override): then it is released as they decided."""
+        if self.adjudication is not None:
+            return self.adjudication == CORRECT and self.adjudication_override
+        return final_verdict(self) == CORRECT and any(self.overrides.get(a) for a, v in self.votes.items()
+                                                      if v == CORRECT)
 
 
 def final_verdict(item: _Item | None) -> str | None:
@@ -140,11 +154,13 @@ def _tally(found: list[HumanVerdict]) -> dict[str, _Item]:
         item.edited |= bool(verdict.edit)
         if verdict.verdict is None:
             continue
+        override = verdict.answers.get(OVERRIDE) == "yes"
         if verdict.adjudication:
-            item.adjudication = verdict.verdict
+            item.adjudication, item.adjudication_override = verdict.verdict, override
         else:
             item.votes.pop(verdict.annotator, None)
             item.votes[verdict.annotator] = verdict.verdict
+            item.overrides[verdict.annotator] = override
     return items
 
 
@@ -232,12 +248,14 @@ def _check_out(out: Path, folders: list[Path]) -> None:
         raise OutputError(f"{out}: holds the output of `indicifeval {made_by}`; write the release elsewhere")
 
 
-def _validate(released: list[tuple[Row, str]]) -> list[str]:
-    """Refuses a release with a validator error on a row it calls correct (or a repeated key);
-    returns the ids of incorrect rows with errors, which are released as what they are."""
+def _validate(released: list[tuple[Row, str]], overridden: set[str]) -> tuple[list[str], list[str]]:
+    """Refuses a release with a validator error on a row it calls correct (or a repeated key),
+    unless its reviewers approved it despite the validator (``overridden``); returns the ids of
+    incorrect rows with errors, released as what they are, and of the rows approved so."""
     check_unique([row for row, _ in released])
     verdicts = {str(row.id): verdict for row, verdict in released}
     known: list[str] = []
+    approved: list[str] = []
     for finding in validate_rows([row for row, _ in released]):
         if not finding.is_error:
             continue
@@ -245,11 +263,14 @@ def _validate(released: list[tuple[Row, str]]) -> list[str]:
         if verdicts.get(ident) == INCORRECT:
             known.append(ident)
             continue
+        if ident in overridden:
+            approved.append(ident)
+            continue
         where = finding.where
         raise InputError(f"{ident}: the release would hold a row the validator refuses ({finding.check}: "
                          f"{finding.message}); fix the row or mark it incorrect in review, nothing was written",
                          where.file if where else None, where.line if where else None)
-    return list(dict.fromkeys(known))
+    return list(dict.fromkeys(known)), list(dict.fromkeys(approved))
 
 
 def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = False,
@@ -316,13 +337,14 @@ def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = Fa
     if not released:
         left = ", ".join(f"{sum(c[k] for s in counts.values() for c in s.values())} {k}" for k in COUNTS[3:])
         raise InputError(f"nothing to release ({left}; {len(unmatched)} verdicts match no row)", str(folders[0]))
-    known_errors = _validate(released)
+    overridden = {ident for b in builds for ident, item in b.verdicts.items() if item.approved_despite_validation()}
+    known_errors, approved = _validate(released, overridden)
     info = {"format_version": RELEASE_FORMAT, "tool": "release", "indicifeval_version": __version__,
             "created_at": now_iso(), "options": {"drop_incorrect": drop_incorrect,
                                                  "accept_unreviewed": accept_unreviewed},
             "rows": len(released), "counts": counts, "parallel_languages": sorted(trans_languages),
             "parallel_keys": len(parallel), "disputed": disputed, "unmatched_verdicts": unmatched,
-            "incorrect_with_errors": known_errors,
+            "incorrect_with_errors": known_errors, "approved_despite_validation": approved,
             "builds": [{"folder": b.folder.name, "language": b.language, "subsets": list(b.rows),
                         "rows": {s: len(r) for s, r in b.rows.items()}, "verdict_records": b.verdict_records,
                         "corpus": corpus_reference(b.manifest.get("stages") or {}),
@@ -335,7 +357,7 @@ def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = Fa
                 record = {"key": row.key, "language": row.language, "subset": row.subset, **hub_record(row)}
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
         files.write_text(RELEASE_INFO, json.dumps(info, ensure_ascii=False, indent=2) + "\n")
-    return FinalizeReport(out, counts, disputed, unmatched, known_errors,
+    return FinalizeReport(out, counts, disputed, unmatched, known_errors, approved,
                           sum(1 for _, _, tier in chosen if tier == "silver"))
 
 

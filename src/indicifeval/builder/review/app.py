@@ -25,7 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from indicifeval.builder.review.auth import MAX_FORM, SESSION_COOKIE, Auth, form_fits
+from indicifeval.builder.review.auth import MAX_FORM, Auth, form_fits
 from indicifeval.builder.review.context import context_view
 from indicifeval.builder.review.desk import ReviewDesk
 from indicifeval.builder.review.guidelines import guidelines_in
@@ -41,7 +41,6 @@ from indicifeval.builder.review.pages import (
 from indicifeval.builder.review.store import ReviewStore
 from indicifeval.core.errors import InputError
 
-COOKIE = SESSION_COOKIE
 ADMIN_DISPUTES = 50  # disagreements shown on the admin page at once
 HSTS = b"max-age=31536000"
 THREADS = 4  # the thread pool the database work runs in: more threads on 2 cores only queue on the GIL and
@@ -289,4 +288,4 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     yield
 
 
-__all__ = ["COOKIE", "CSP", "Review", "create_app"]
+__all__ = ["CSP", "Review", "create_app"]

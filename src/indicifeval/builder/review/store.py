@@ -225,11 +225,6 @@ class ReviewStore:
                         (annotator,))
         return row["item_id"] if row else None
 
-    def assignees(self) -> list[str]:
-        """The annotators with at least one item here."""
-        return [r["annotator"] for r in self._run("SELECT annotator FROM tally GROUP BY annotator "
-                                                  "HAVING SUM(assigned) > 0 ORDER BY annotator")]
-
     def assignments(self) -> set[str]:
         return {r["item_id"] for r in self._run("SELECT DISTINCT item_id FROM assignments")}
 

@@ -23,7 +23,6 @@ import regex
 
 PLACEHOLDER = re.compile(r"\{\{(\d+)\}\}")
 MANGLINGS = ("spaces", "single", "square", "native", "glue", "drop", "duplicate")
-RESTORABLE = frozenset({"spaces", "single", "square", "native"})
 _NATIVE = regex.compile(r"[\p{L}\p{M}]+")
 WORD_MANGLINGS = ("inflect", "drop")
 
@@ -118,4 +117,4 @@ class FakeTranslator:
         return "".join(pieces)
 
 
-__all__ = ["MANGLINGS", "RESTORABLE", "WORD_MANGLINGS", "FakeTranslator", "native_digits"]
+__all__ = ["MANGLINGS", "WORD_MANGLINGS", "FakeTranslator", "native_digits"]
