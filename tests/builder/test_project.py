@@ -180,6 +180,7 @@ def test_a_rerun_clears_what_a_killed_build_left_and_nothing_else(build):
     b, questions = build
     run_stage(b, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 10}))
     stale, mine = _plant_temporaries(b.folder)
-    run_stage(b, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 10}))  # the lock, then this
+    # the lock, then this
+    run_stage(b, PIPELINE, "ask", StageCall(inputs={"questions": questions}, params={"max_tokens": 10}))
     assert not any((b.folder / name).exists() for name in stale)
     assert all((b.folder / name).read_text(encoding="utf-8") == "mine" for name in mine)  # review/: no lock there
