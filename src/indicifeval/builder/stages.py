@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from indicifeval.builder.executors import Executor
 from indicifeval.builder.project import BuildFolder, StageRecord, input_identity
 from indicifeval.core.errors import InputError
+from indicifeval.core.json_types import JsonObject, JsonValue
 from indicifeval.core.log import JsonlLog
 from indicifeval.runs.backends import Backend
 from indicifeval.runs.backends.batch import Transport
@@ -55,7 +55,7 @@ class StageContext:
 
     build: BuildFolder
     record: StageRecord
-    params: dict[str, Any]
+    params: JsonObject
     inputs: dict[str, Path]
     model: ModelSpec | None = None  # the model whose answers this stage asks for or reads
     executor: Callable[[], Executor] | None = None  # uses="executor": the shared executor, made when asked
@@ -74,6 +74,29 @@ class StageContext:
         if self.backends is None or self.model is None:
             raise InputError(f"stage {self.record.name!r} has no model to call (a bug: it must say uses='model')")
         return self.backends.get(self.model)
+
+    def text(self, name: str, default: str | None = None) -> str:
+        """The parameter ``name``, a string (its default when absent, if one is given)."""
+        value = self.params.get(name, default)
+        if not isinstance(value, str):
+            raise self._bad(name, "a string", value)
+        return value
+
+    def integer(self, name: str, default: int | None = None) -> int:
+        value = self.params.get(name, default)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self._bad(name, "an integer", value)
+        return value
+
+    def number(self, name: str, default: float | None = None) -> float:
+        value = self.params.get(name, default)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise self._bad(name, "a number", value)
+        return float(value)
+
+    def _bad(self, name: str, what: str, value: JsonValue) -> InputError:
+        return InputError(f"stage {self.record.name!r}: parameter {name!r} must be {what}, got {value!r}",
+                          str(self.build.folder / "manifest.json"), field=f"stages.{self.record.name}.params.{name}")
 
     def bar(self, label: str, total: int) -> AbstractContextManager[Callable[[int], None]]:
         """A progress bar for ``total`` steps of this stage (a no-op without a caller's)."""
@@ -209,7 +232,7 @@ class StageCall:
     whose answers it asks for or reads (with how they travel), or the executor."""
 
     inputs: Mapping[str, str | Path] = field(default_factory=dict)
-    params: dict[str, Any] = field(default_factory=dict)
+    params: JsonObject = field(default_factory=dict)
     model: ModelSpec | None = None
     transport: Transport = field(default_factory=Transport)
     executor: Callable[[], Executor] | None = None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any
+
+from indicifeval.core.json_types import JsonObject, JsonValue
 
 DEFAULT_MAX_TOKENS = 1280  # the paper's (and the authors' lm-eval YAMLs') generation budget
 DEFAULT_MAX_ANSWER_CHARS = 1_000_000  # far beyond any budget; a runaway server answer is cut here
@@ -23,7 +24,7 @@ class SamplingSettings:
     seed: int = 0
     thinking: bool | None = None  # None: the model's default
     # further settings passed to the backend as they are (``--gen-kwargs top_k=20``)
-    gen_kwargs: dict[str, Any] = field(default_factory=dict, hash=False)
+    gen_kwargs: JsonObject = field(default_factory=dict, hash=False)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -50,7 +51,7 @@ class GenerationResult:
     output: str  # the raw text the model produced
     finish_reason: str | None = None
     reasoning: str | None = None  # reasoning the server returned separately (reasoning_content)
-    usage: dict[str, Any] = field(default_factory=dict)
+    usage: JsonObject = field(default_factory=dict)
     latency_s: float | None = None
     attempts: int = 1
     error: str | None = None  # the item failed (e.g. an answer without content): retried on resume
@@ -61,7 +62,7 @@ RESERVED_GEN_KWARGS = frozenset({"model", "messages", "prompt", "max_tokens", "m
                                  "seed", "n", "stream", "chat_template_kwargs"})
 
 
-def parse_gen_kwargs(text: str | None) -> dict[str, Any]:
+def parse_gen_kwargs(text: str | None) -> JsonObject:
     """``"top_k=20,presence_penalty=0.5,stop=END"`` -> {"top_k": 20, "presence_penalty": 0.5,
     "stop": "END"}: numbers, true/false and null are typed, anything else is a string (as
     lm-eval's ``--gen_kwargs``). A JSON object is accepted too."""
@@ -98,7 +99,7 @@ def parse_gen_kwargs(text: str | None) -> dict[str, Any]:
     return out
 
 
-def _typed(raw: str) -> Any:
+def _typed(raw: str) -> JsonValue:
     lowered = raw.lower()
     if lowered in ("true", "false"):
         return lowered == "true"
@@ -119,5 +120,5 @@ def text_hash(text: str | None) -> str | None:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def stable_json(value: Any) -> str:
+def stable_json(value: JsonValue) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)

@@ -73,10 +73,15 @@ def _lines(path) -> Iterator[dict]:
         yield record
 
 
+def _revision(ctx: StageContext) -> str | None:
+    value = ctx.params.get("revision")
+    return value if value is None else ctx.text("revision")
+
+
 def _corpus(ctx: StageContext) -> str:
     """The corpus as given this time (a local one may have moved, or been typed from elsewhere)."""
     local = ctx.sources.get("corpus")
-    return str(local) if local is not None else str(ctx.params.get("corpus") or ctx.build.folder / SHARDS)
+    return str(local) if local is not None else ctx.text("corpus", str(ctx.build.folder / SHARDS))
 
 
 def _shards(ctx: StageContext) -> list[Shard]:
@@ -117,19 +122,19 @@ def _map_shards(ctx: StageContext, kind: str, fns: tuple, tasks: list, write) ->
 @stage("shards", pipeline=PIPELINE, help="the corpus as shards, one task each")
 def shards_stage(ctx: StageContext) -> dict[str, int]:
     corpus = _corpus(ctx)
-    shards = list_shards(corpus, ctx.params.get("revision"), ctx.params["shard_bytes"])
+    shards = list_shards(corpus, _revision(ctx), ctx.integer("shard_bytes"))
     if not corpus.startswith(HUB_PREFIX):  # stored relative to the corpus (a file: "")
         root = Path(corpus)
         shards = [replace(s, path="" if root.is_file() else Path(s.path).relative_to(root).as_posix())
                   for s in shards]
-    _write_json(ctx.output(SHARDS), {"corpus": ctx.params["corpus"], "revision": ctx.params.get("revision"),
+    _write_json(ctx.output(SHARDS), {"corpus": ctx.params["corpus"], "revision": _revision(ctx),
                                      "shards": [s.to_json() for s in shards]})
     return {"shards": len(shards)}
 
 
 @stage("vocab", pipeline=PIPELINE, after=("shards",), uses="executor", help="word counts per shard, merged and ranked")
 def vocab_stage(ctx: StageContext) -> dict[str, int]:
-    language, min_length = ctx.params["language"], ctx.params["min_length"]
+    language, min_length = ctx.text("language"), ctx.integer("min_length")
     tasks = [VocabTask(s, language, min_length) for s in _shards(ctx)]
     ran = _map_shards(ctx, "vocab", (write_vocab, map_vocab), tasks,
                       lambda path, part: write_text(path, vocab_json(part)))
@@ -146,9 +151,9 @@ def vocab_stage(ctx: StageContext) -> dict[str, int]:
                  f"{total.skipped.get('first_' + kind, '?')})")
     _check_script(total, language, _corpus(ctx))
     left_out: Counter[str] = Counter()
-    stop = stop_keys(language) if ctx.params["stop_words"] != "off" else frozenset()
-    keywords = rank_keywords(total, ctx.params["top_k"], from_k=ctx.params["skip_top"],
-                             min_df=ctx.params["min_df"], stop=stop, left_out=left_out)
+    stop = stop_keys(language) if ctx.text("stop_words") != "off" else frozenset()
+    keywords = rank_keywords(total, ctx.integer("top_k"), from_k=ctx.integer("skip_top"),
+                             min_df=ctx.integer("min_df"), stop=stop, left_out=left_out)
     _write_json(ctx.output(VOCAB), {"docs": total.docs, "words": len(total.tf), "skipped": total.skipped,
                                     "left_out": dict(sorted(left_out.items()))})
     _write_keywords(ctx, keywords)
@@ -205,7 +210,7 @@ def keyword_list(ctx: StageContext) -> tuple[str, ...]:
 @stage("features", pipeline=PIPELINE, after=("vocab",), uses="executor", help="one feature record per document")
 def features_stage(ctx: StageContext) -> dict[str, int]:
     keywords = keyword_list(ctx)
-    tasks = [FeatureTask(s, ctx.params["language"], keywords, ctx.params["max_chars"]) for s in _shards(ctx)]
+    tasks = [FeatureTask(s, ctx.text("language"), keywords, ctx.integer("max_chars")) for s in _shards(ctx)]
     ran = _map_shards(ctx, "features", (write_features, map_features), tasks, _write_text)
     return {"shards": len(tasks), "shards_run": ran, "keywords": len(keywords)}
 
@@ -217,10 +222,10 @@ def _feature_records(ctx: StageContext) -> Iterator[dict]:
 
 @stage("select", pipeline=PIPELINE, after=("features",), help="contexts per the plan, each re-checked")
 def select_stage(ctx: StageContext) -> dict[str, int]:
-    plan = scaled(load_plan(ctx.inputs.get("plan")), ctx.params.get("plan_scale", 1))
+    plan = scaled(load_plan(ctx.inputs.get("plan")), ctx.number("plan_scale", 1))
     rejected: list[dict] = []
     duplicates: list[str] = []
-    contexts = select_contexts(_feature_records(ctx), plan, ctx.params["language"], keyword_list(ctx), rejected,
+    contexts = select_contexts(_feature_records(ctx), plan, ctx.text("language"), keyword_list(ctx), rejected,
                                duplicates)
     if duplicates:
         ctx.note(f"{len(duplicates)} documents left out: their doc_id was used before (first: {duplicates[0]!r:.60})")
@@ -241,12 +246,11 @@ def _requests(ctx: StageContext) -> list[GenerationTask]:
 
 @stage("requests", pipeline=PIPELINE, after=("select",), help="one generation request per context")
 def requests_stage(ctx: StageContext) -> dict[str, int]:
-    contexts, seed = _contexts(ctx), ctx.params["seed"]
-    share = ctx.params["context_required_share"]
-    if share == DRAWN_ALONE:  # how an earlier version drew it, kept by a folder it made
+    contexts, seed = _contexts(ctx), ctx.integer("seed")
+    if ctx.params["context_required_share"] == DRAWN_ALONE:  # how an earlier version drew it, kept by a folder it made
         tasks = [make_request(c, seed) for c in contexts]
     else:  # exactly the plan's share
-        needs = context_required_ids(seed, [c.id for c in contexts], share)
+        needs = context_required_ids(seed, [c.id for c in contexts], ctx.number("context_required_share"))
         tasks = [make_request(c, seed, c.id in needs) for c in contexts]
     write_jsonl(ctx.output(REQUESTS), (t.to_json() for t in tasks))
     styles = Counter("context" if t.context_required else "no_context" for t in tasks)
@@ -265,7 +269,8 @@ def rows_stage(ctx: StageContext) -> dict[str, int]:
     contexts = {c.id: c for c in _contexts(ctx)}
     tasks = _requests(ctx)
     replies = logged_replies(ctx, tasks, GENERATIONS)
-    provenance = dict(ctx.params.get("provenance") or {})
+    given = ctx.params.get("provenance")
+    provenance = dict(given) if isinstance(given, dict) else {}
     rows, rejected = [], []
     reasons: Counter[str] = Counter()
     for key, task in enumerate(tasks, start=1):
@@ -280,7 +285,7 @@ def rows_stage(ctx: StageContext) -> dict[str, int]:
                              "reply": (generation.output[:2000] if generation else None)})
     write_candidates(ctx.output(ROWS), rows)
     write_jsonl(ctx.output(REJECTED), rejected)
-    stop = taken_for_another(rejected, len(rows), ctx.params["language"])
+    stop = taken_for_another(rejected, len(rows), ctx.text("language"))
     if stop is not None:
         raise InputError(stop, str(ctx.folder / REJECTED))
     if rows:

@@ -72,9 +72,9 @@ def plan_stage(ctx: StageContext) -> dict[str, int]:
     lists unless ``instructions`` is ``source``), written to ``trans/source.jsonl``, and a
     plan per row."""
     given = [r for r in load_rows(ctx.inputs["source"], language="en", subset="trans") if r.language == "en"]
-    rows, dropped = prepare(given, ctx.params["instructions"])
+    rows, dropped = prepare(given, ctx.text("instructions"))
     write_rows_jsonl(ctx.output(SOURCE), rows)
-    plans = [make_plan(row, ctx.params["units"], dropped.get(str(row.key))) for row in rows]
+    plans = [make_plan(row, ctx.text("units"), dropped.get(str(row.key))) for row in rows]
     write_jsonl(ctx.output(PLANS), (p.to_json() for p in plans))
     return {"rows": len(rows), "spans": sum(len(p.spans) for p in plans),
             "units": sum(len(p.units) for p in plans), "problems": sum(bool(p.problems) for p in plans),
@@ -84,7 +84,7 @@ def plan_stage(ctx: StageContext) -> dict[str, int]:
 @stage("pretranslate", pipeline=PIPELINE, after=("plan",), uses="model",
        help="the phrase table, translated phrase by phrase")
 def pretranslate_stage(ctx: StageContext) -> dict[str, int]:
-    profile = get_profile(ctx.params["language"])
+    profile = get_profile(ctx.text("language"))
     fresh = collect(_source_rows(ctx), profile)
     texts = {phrase_uid(item.phrase): item.phrase for item in fresh.values() if item.role == "translate"}
     counts, done = _translate(ctx, PHRASE_LOG, texts)
@@ -102,9 +102,9 @@ def pretranslate_stage(ctx: StageContext) -> dict[str, int]:
 def _engine_texts(ctx: StageContext, plans: list[TransPlan]) -> dict[str, str]:
     """uid -> what the engine is asked, for every unit: with the phrase table's words written
     in (``inline``) or placeholders (``placeholder``)."""
-    profile = get_profile(ctx.params["language"])
+    profile = get_profile(ctx.text("language"))
     phrases = lookup(read_table(ctx.folder / PHRASES)) if (ctx.folder / PHRASES).is_file() else {}
-    protect = ctx.params["protect"]
+    protect = ctx.text("protect")
     return {uid: text for p in plans for uid, text in engine_texts(p, phrases, profile, protect).items()}
 
 
@@ -119,7 +119,7 @@ def translate_stage(ctx: StageContext) -> dict[str, int]:
 
 @stage("assemble", pipeline=PIPELINE, after=("pretranslate", "translate"), help="candidate rows with a status")
 def assemble_stage(ctx: StageContext) -> dict[str, int]:
-    profile = get_profile(ctx.params["language"])
+    profile = get_profile(ctx.text("language"))
     phrases = lookup(read_table(ctx.folder / PHRASES))
     plans = _read_plans(ctx)
     generations = translations(ctx, MT_LOG, _engine_texts(ctx, plans))
@@ -129,7 +129,7 @@ def assemble_stage(ctx: StageContext) -> dict[str, int]:
     provenance = {**made_by, "plan_format": PLAN_FORMAT,
                   "pretranslations_sha256": ctx.record.identity["inputs"]["pretranslations"]["sha256"],
                   "source_sha256": ctx.build.stages()["plan"].identity["inputs"]["source"]["sha256"]}
-    protect = ctx.params["protect"]
+    protect = ctx.text("protect")
     candidates = [assemble(p, rows[p.key], generations, phrases, profile, provenance, protect) for p in plans]
     write_candidates(ctx.output(CANDIDATES), candidates)
     ok = sum(1 for c in candidates if c.status == AUTO_OK)
@@ -171,7 +171,7 @@ def _language_check(ctx: StageContext, rows: list, findings: list) -> None:
     from indicifeval.languages import language_name
     from indicifeval.text.langid import dominant_script, identify_language
 
-    language = ctx.params["language"]
+    language = ctx.text("language")
     by_key = {str(r.key): r for r in rows}
     refused = {str(f.row.key) for f in findings if f.check == "prompt_language" and f.is_error and f.row}
     read_as = {str(f.row.key) for f in findings if f.check == "prompt_language" and not f.is_error and f.row}

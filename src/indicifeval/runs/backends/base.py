@@ -7,21 +7,22 @@ settings in one process."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from indicifeval.core.errors import IndicIFEvalError
+from indicifeval.core.json_types import JsonObject
 from indicifeval.runs.backends.options import OPTIONS, BackendOptions, options_for
 from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings
 
 OnResult = Callable[[GenerationResult], None]
 
 
-def sampling_kwargs(settings: SamplingSettings) -> dict[str, Any]:
+def sampling_kwargs(settings: SamplingSettings) -> JsonObject:
     """transformers' ``generate`` arguments for how to sample, then ``--gen-kwargs`` as given.
     Greedy clears the checkpoint's sampling defaults, so they neither apply nor warn; sampling
     uses no top-k unless the checkpoint sets one, like vLLM and OpenAI-style servers."""
     if settings.temperature == 0:
-        kwargs: dict[str, Any] = {"do_sample": False, "temperature": None, "top_p": None, "top_k": None}
+        kwargs: JsonObject = {"do_sample": False, "temperature": None, "top_p": None, "top_k": None}
     else:
         kwargs = {"do_sample": True, "temperature": settings.temperature, "top_p": settings.top_p, "top_k": 0}
     kwargs.update(settings.gen_kwargs)  # --gen-kwargs, e.g. repetition_penalty=1.1
@@ -52,7 +53,7 @@ class MissingDependency(BackendError):
 class Backend(Protocol):
     name: str
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         """Backend settings for the manifest (never secrets), e.g. the chat-template hash."""
 
     def generate(self, requests: Sequence[GenerationRequest], on_result: OnResult) -> None:
@@ -95,7 +96,7 @@ def options_class(name: str) -> type[BackendOptions]:
     return getattr(importlib.import_module(module_name), attr)
 
 
-def create_backend(name: str, model: str, options: BackendOptions | dict[str, Any] | None = None) -> Backend:
+def create_backend(name: str, model: str, options: BackendOptions | JsonObject | None = None) -> Backend:
     if name not in _REGISTRY:
         raise BackendError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
     import importlib
@@ -106,15 +107,3 @@ def create_backend(name: str, model: str, options: BackendOptions | dict[str, An
         given = options if isinstance(options, BackendOptions) else options_class(name).from_mapping(options or {})
         return factory(model, given)
     return factory(model, options_for(name, options))
-
-
-def eos_token_ids(generation_config: Any, tokenizer: Any, model: str) -> list[int]:
-    """Every end-of-sequence token a transformers model stops at: its generation config's (one
-    or several) and its tokenizer's."""
-    eos = getattr(generation_config, "eos_token_id", None)
-    ids = set(eos if isinstance(eos, (list, tuple)) else [eos] if eos is not None else [])
-    if tokenizer.eos_token_id is not None:
-        ids.add(tokenizer.eos_token_id)
-    if not ids:
-        raise BackendError(f"{model!r} defines no end-of-sequence token")
-    return sorted(ids)

@@ -13,15 +13,16 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from indicifeval.core.json_types import JsonObject
 from indicifeval.runs.backends.base import (
     BackendError,
     MissingDependency,
     OnResult,
     batches,
-    eos_token_ids,
     sampling_kwargs,
 )
 from indicifeval.runs.backends.options import HFOptions
+from indicifeval.runs.backends.transformers_models import eos_token_ids
 from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings, text_hash
 
 DTYPES = ("auto", "bfloat16", "float16", "float32")
@@ -95,7 +96,7 @@ class HFBackend:
         self.eos_token_ids = eos_token_ids(loaded.generation_config, tokenizer, model)
 
     # ------------------------------------------------------------------------------------
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {
             "name": self.name,
             "device": str(self.model.device),

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from indicifeval.core.errors import InputError
+from indicifeval.core.json_types import JsonObject
 from indicifeval.runs.backends.base import OnResult
 from indicifeval.runs.backends.options import MockOptions
 from indicifeval.runs.requests import GenerationRequest, GenerationResult
@@ -51,7 +51,7 @@ class MockBackend:
         self.latency_s = latency_s
         self.requests: list[GenerationRequest] = []  # what was asked, for tests
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "chat_template_hash": None}
 
     def _answer(self, request: GenerationRequest) -> str:

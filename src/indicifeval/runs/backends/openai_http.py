@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
+from indicifeval.core.json_types import JsonObject
 from indicifeval.core.safe_text import sanitize
 from indicifeval.core.secrets import env_key_problem, redact_text, redact_url, url_secrets
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
@@ -165,7 +166,7 @@ class OpenAIBackend:
         self._rng = random.Random()  # jitter only; never affects what is generated
         self._reached = False  # whether the server ever answered: until then, no connection is a wrong URL
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "base_url": redact_url(self.base_url), "concurrency": self.concurrency,
                 "api_key_env": self.api_key_env, "chat_template_hash": None}
 

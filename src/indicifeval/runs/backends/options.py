@@ -6,14 +6,16 @@ Importing this module imports no backend library, so ``--help`` stays fast."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
 from indicifeval.core.errors import InputError
+from indicifeval.core.json_types import JsonObject, JsonValue
 from indicifeval.core.secrets import check_env_name, redact_url
 
 
-def option(default: Any, help: str, *, flag: str | None = "", affects_output: bool = False,
+def option(default: JsonValue, help: str, *, flag: str | None = "", affects_output: bool = False,
            choices: tuple[str, ...] | None = None) -> Any:
     """A backend option. ``flag`` "" derives ``--name-with-dashes``; None keeps it off the
     command line (Python callers only)."""
@@ -26,7 +28,7 @@ class OptionSpec:
     name: str
     flag: str | None
     help: str
-    default: Any
+    default: JsonValue
     type: type
     affects_output: bool
     choices: tuple[str, ...] | None
@@ -54,7 +56,7 @@ class BackendOptions:
         return out
 
     @classmethod
-    def from_mapping(cls, values: dict[str, Any] | None) -> BackendOptions:
+    def from_mapping(cls, values: Mapping[str, JsonValue] | None) -> BackendOptions:
         values = dict(values or {})
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)
@@ -63,7 +65,7 @@ class BackendOptions:
                              f"(its options: {', '.join(sorted(known))})")
         return cls(**values)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The options as recorded in a manifest: credentials in URLs masked."""
         out = {}
         for f in fields(self):
@@ -71,11 +73,11 @@ class BackendOptions:
             out[f.name] = redact_url(value) if f.name.endswith("url") and isinstance(value, str) else value
         return out
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> JsonObject:
         """Every option as given (nothing masked): what ``from_mapping`` takes back."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    def output_settings(self) -> dict[str, Any]:
+    def output_settings(self) -> JsonObject:
         """The options that can change what is generated: part of a run's identity."""
         return {s.name: getattr(self, s.name) for s in self.specs() if s.affects_output}
 
@@ -160,7 +162,7 @@ BATCH_FORMATS: tuple[str, ...] = ("openai-batch", "gemini-batch")
 OPTIONS: dict[str, type[BackendOptions]] = {c.backend: c for c in (OpenAIOptions, HFOptions, VLLMOptions, MockOptions)}
 
 
-def options_for(backend: str, values: dict[str, Any] | BackendOptions | None) -> BackendOptions:
+def options_for(backend: str, values: Mapping[str, JsonValue] | BackendOptions | None) -> BackendOptions:
     if isinstance(values, BackendOptions):
         return values
     if backend not in OPTIONS:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from indicifeval.core.errors import InputError
+from indicifeval.core.json_types import JsonObject
 from indicifeval.core.safe_text import sanitize
 from indicifeval.core.secrets import check_env_name, env_key_problem, redact_text, redact_url, url_secrets
 from indicifeval.languages import get_profile
@@ -156,7 +157,7 @@ class SarvamTranslator:
         self._rng = random.Random()  # jitter only; never affects what is translated
         self._reached = False  # whether the API ever answered: until then, no connection is a wrong URL
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "model": self.model, "base_url": redact_url(self.base_url),
                 "api_key_env": self.options.api_key_env, "source_language_code": self.source_code,
                 "target_language_code": self.target_code, "mode": self.options.mode,
@@ -210,7 +211,7 @@ class SarvamTranslator:
             attempts += tries
             out.append(translated)
         joined = out[0] + "".join(sep + piece for sep, piece in zip(seps, out[1:]))
-        usage = {"input_characters": len(text), "output_characters": len(joined),
+        usage: JsonObject = {"input_characters": len(text), "output_characters": len(joined),
                  "requests": sum(1 for p in pieces if p.strip())}
         return GenerationResult(request.uid, joined, "stop", usage=usage, latency_s=time.monotonic() - started,
                                 attempts=max(1, attempts))

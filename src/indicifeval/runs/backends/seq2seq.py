@@ -18,16 +18,17 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from indicifeval.core.errors import InputError
+from indicifeval.core.json_types import JsonObject
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends.base import (
     BackendError,
     MissingDependency,
     OnResult,
     batches,
-    eos_token_ids,
     sampling_kwargs,
 )
 from indicifeval.runs.backends.options import BackendOptions, option
+from indicifeval.runs.backends.transformers_models import eos_token_ids
 from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings
 
 FAMILIES = ("auto", "m2m100", "nllb", "indictrans2")
@@ -178,7 +179,7 @@ class Seq2SeqTranslator:
         if self.decoder_start_token_id is None:
             self.decoder_start_token_id = getattr(loaded.config, "decoder_start_token_id", None)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         return {"name": self.name, "family": self.family, "device": str(self.model.device),
                 "dtype": str(self.model.dtype).removeprefix("torch."), "batch_size": self.batch_size,
                 "num_beams": int(self.options.num_beams), "source_code": self.source_code,

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from indicifeval.core.errors import InputError
+from indicifeval.core.json_types import JsonObject, JsonValue
 from indicifeval.runs.backends.base import (
     CHAT_BACKENDS,
     TRANSLATORS,
@@ -46,7 +46,7 @@ def chat_template_hash(backend: str, model: str) -> str | None:
     return text_hash(local_chat_template(model))
 
 
-def backend_options(backend: str, values: BackendOptions | Mapping[str, Any] | None) -> BackendOptions:
+def backend_options(backend: str, values: BackendOptions | Mapping[str, JsonValue] | None) -> BackendOptions:
     """``values`` as ``backend``'s typed options (a dict is checked here, at the edge)."""
     if isinstance(values, BackendOptions):
         return values
@@ -68,7 +68,7 @@ class ModelSpec:
     system: str | None = None
 
     @classmethod
-    def of(cls, backend: str, model: str, options: BackendOptions | Mapping[str, Any] | None = None, *,
+    def of(cls, backend: str, model: str, options: BackendOptions | Mapping[str, JsonValue] | None = None, *,
            settings: SamplingSettings | None = None, system: str | None = None,
            language: str | None = None) -> ModelSpec:
         """The spec, with ``options`` checked and typed for ``backend`` (a translator's made for
@@ -104,7 +104,7 @@ class ModelSpec:
             system = text.replace("{language}", profile.name).replace("{native}", profile.native_name)
         return replace(self, options=type(self.options).from_mapping(values), system=system)
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> JsonObject:
         """Every key always present, so identities made by any version compare key by key."""
         return {"backend": self.backend, "model": model_identity(self.model),
                 "options": self.options.output_settings(),
@@ -134,7 +134,7 @@ class ModelSpec:
         return f"{self.backend}:{self.model}"
 
 
-def identity_key(identity: Mapping[str, Any]) -> str:
+def identity_key(identity: Mapping[str, JsonValue]) -> str:
     """The key of a recorded identity (what ``ModelSpec.key`` is for the spec that made it)."""
     return json.dumps(dict(identity), sort_keys=True, ensure_ascii=False)
 

@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from indicifeval.core.json_types import JsonObject
 from indicifeval.runs.backends.base import BackendError, MissingDependency, OnResult
 from indicifeval.runs.backends.options import VLLMOptions
 from indicifeval.runs.requests import GenerationRequest, GenerationResult, SamplingSettings, stable_json, text_hash
@@ -215,7 +216,7 @@ class VLLMBackend:
         self.options = options
         self.data_parallel_size = int(options.data_parallel_size)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JsonObject:
         o = self.options
         return {
             "name": self.name,
