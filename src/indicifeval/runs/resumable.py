@@ -113,33 +113,46 @@ def content_hash(key: str, payload: str) -> str:
 @dataclass(frozen=True)
 class Filled:
     """What ``fill`` found and did: the answers (uid -> generation), how many were asked now,
-    reused from the cache (``rehashed`` of them found under a key an earlier version used) and
-    still missing (failed)."""
+    reused from the log (``rehashed`` of them found under a hash an earlier version used) and
+    still missing (failed); of those asked, the ones answered before for other content
+    (``changed``) and the ones that had failed before (``retried``)."""
 
     answers: dict[str, Generation]
     asked: int
     reused: int
     failed: int
     rehashed: int = 0
+    changed: tuple[str, ...] = ()
+    retried: tuple[str, ...] = ()
 
     def counts(self) -> dict[str, int]:
         out = {"asked": self.asked, "reused": self.reused, "failed": self.failed}
         return {**out, "rehashed": self.rehashed} if self.rehashed else out
 
 
-def rehash(log: JsonlLog, payloads: Mapping[str, str], hashes: Mapping[str, str], old_keys: Sequence[str | None],
+def keyed(key: str, payloads: Mapping[str, str], old_keys: Sequence[str | None] = ()
+          ) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """uid -> the content hash of asking ``payloads[uid]`` of the model whose key is ``key``, and
+    uid -> the hashes an earlier version logged the same answer under (``old_keys``: that model's
+    keys then; None: hashed from the payload alone)."""
+    hashes = {uid: content_hash(key, payload) for uid, payload in payloads.items()}
+    earlier = {uid: [payload if old is None else content_hash(old, payload) for old in old_keys]
+               for uid, payload in payloads.items()} if old_keys else {}
+    return hashes, earlier
+
+
+def rehash(log: JsonlLog, hashes: Mapping[str, str], earlier: Mapping[str, Sequence[str]],
            have: Mapping[str, Generation]) -> int:
-    """Answers an earlier version logged under another key for the same model (``old_keys``;
-    None: hashed from the payload alone) appended again under their hash of today, once: reused,
-    never asked again. Returns how many were."""
-    missing = [uid for uid in hashes if uid not in have]
-    if not missing or not old_keys or not log.exists():
+    """Answers an earlier version logged under another hash for the same request to the same
+    model (``earlier``: uid -> those hashes) appended again under today's, once: reused, never
+    asked again. Returns how many were."""
+    missing = [uid for uid in hashes if uid not in have and earlier.get(uid)]
+    if not missing or not log.exists():
         return 0
     found: dict[str, Generation] = {}
     records = list(log.read())
-    for old in old_keys:
-        wanted = {uid: payloads[uid] if old is None else content_hash(old, payloads[uid])
-                  for uid in missing if uid not in found}
+    for turn in range(max(len(earlier[uid]) for uid in missing)):
+        wanted = {uid: earlier[uid][turn] for uid in missing if uid not in found and turn < len(earlier[uid])}
         found.update(cached(records, wanted))
     if found:
         with log:
@@ -147,37 +160,64 @@ def rehash(log: JsonlLog, payloads: Mapping[str, str], hashes: Mapping[str, str]
     return len(found)
 
 
-def fill(log: JsonlLog, requests: Mapping[str, GenerationRequest], payloads: Mapping[str, str], key: str,
-         open_backend: Callable[[], Backend], *, old_keys: Sequence[str | None] = (),
-         on_progress: Callable[[int], None] | None = None, bar: Callable[[int], Any] | None = None) -> Filled:
-    """Every request answered into ``log`` (a content-addressed cache of paid-for answers): the
-    cache's answer where it has one for this payload and model key, else the first request per
-    content hash asked through the backend (opened only when something is asked). ``bar(n)``
-    gives a progress context for ``n`` asks, yielding ``advance``."""
-    hashes = {uid: content_hash(key, payloads[uid]) for uid in requests}
-    have = cached(log.read(), hashes) if log.exists() else {}
-    moved = rehash(log, payloads, hashes, old_keys, have)
-    if moved:
-        have = cached(log.read(), hashes)
-    ask = first_per_key([uid for uid in requests if uid not in have], hashes.__getitem__)
+def _own(records: Iterable[dict], jobs: Sequence[Job]) -> tuple[dict[str, Generation], list[str], list[str]]:
+    """Per item only: each one's own latest answer if it is usable for its content now, and
+    the items answered before for other content (changed) or failed before."""
+    latest: dict[str, dict] = {}
+    for record in records:
+        if isinstance(record.get("uid"), str):
+            latest[record["uid"]] = record
+    done = plan(jobs, latest)
+    have = {uid: Generation.from_json(latest[uid]) for uid in done.done}
+    return have, done.changed, done.failed
+
+
+def fill(log: JsonlLog, jobs: Sequence[Job], open_backend: Callable[[], Backend], *, shared: bool = True,
+         earlier: Mapping[str, Sequence[str]] | None = None, on_start: Callable[[int, int], None] | None = None,
+         on_progress: Callable[[int], None] | None = None, bar: Callable[[int], Any] | None = None,
+         max_answer_chars: int = DEFAULT_MAX_ANSWER_CHARS) -> Filled:
+    """Every job answered into ``log``: what the log already holds for its content hash is taken
+    (``shared``: from any item, the log being a content-addressed cache of paid-for answers, and
+    the first job per hash is the one asked; else each item's own latest answer only, as a
+    benchmark run keeps one answer per row), the rest asked through the backend, opened only when
+    something is asked. ``on_start(asking, reused)`` is told before; ``bar(n)`` gives a progress
+    context for ``n`` asks, yielding ``advance``."""
+    hashes = {job.uid: job.content_hash for job in jobs}
+    records = list(log.read()) if log.exists() else []
+    changed: list[str] = []
+    retried: list[str] = []
+    if shared:
+        have = cached(records, hashes)
+        moved = rehash(log, hashes, earlier or {}, have)
+        if moved:
+            have = cached(log.read(), hashes)
+        ask = first_per_key([job for job in jobs if job.uid not in have], lambda job: job.content_hash)
+    else:
+        have, changed, retried = _own(records, jobs)
+        moved, ask = 0, [job for job in jobs if job.uid not in have]
+    if on_start is not None:
+        on_start(len(ask), len(jobs) - len(ask))
     if ask:
-        jobs = [Job(requests[uid], hashes[uid]) for uid in ask]
-        by_hash: dict[str, list[str]] = {}
-        for uid in requests:
-            if uid not in have:
-                by_hash.setdefault(hashes[uid], []).append(uid)
-        answered: list[Generation] = []  # journalled without an error: what the cache now holds
+        waiting: dict[str, list[str]] = {}
+        for job in jobs:
+            if job.uid not in have:
+                waiting.setdefault(job.content_hash, []).append(job.uid)
+        answered: list[Generation] = []  # journalled without an error: what the log now holds
         backend = open_backend()
         if bar is None:
-            execute(backend, jobs, log, on_progress=on_progress, on_record=answered.append)
+            execute(backend, ask, log, max_answer_chars=max_answer_chars, on_progress=on_progress,
+                    on_record=answered.append)
         else:
-            with bar(len(jobs)) as advance:
-                execute(backend, jobs, log, on_progress=advance, on_record=answered.append)
+            with bar(len(ask)) as advance:
+                execute(backend, ask, log, max_answer_chars=max_answer_chars, on_progress=advance,
+                        on_record=answered.append)
         for generation in answered:  # read from memory, not the log: a fifth of a stage's time at 64 in flight
             if generation.error is None:
-                for uid in by_hash.get(generation.content_hash or "", ()):
-                    have[uid] = replace(generation, uid=uid)
-    return Filled(have, len(ask), len(requests) - len(ask), len(requests) - len(have), moved)
+                for uid in waiting.get(generation.content_hash or "", ()):
+                    if shared or uid == generation.uid:
+                        have[uid] = replace(generation, uid=uid)
+    return Filled(have, len(ask), len(jobs) - len(ask), len(jobs) - len(have), moved, tuple(changed),
+                  tuple(retried))
 
 
 def first_per_key(items: Iterable[T], key: Callable[[T], str]) -> list[T]:
@@ -214,4 +254,4 @@ def execute(backend: Backend, jobs: Sequence[Job], log: JsonlLog, *,
 
 
 __all__ = ["DEFAULT_MAX_ANSWER_CHARS", "Filled", "Job", "Plan", "cached", "content_hash", "execute", "fill",
-           "first_per_key", "plan", "record_of", "rehash"]
+           "first_per_key", "keyed", "plan", "record_of", "rehash"]

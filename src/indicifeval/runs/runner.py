@@ -21,7 +21,7 @@ from indicifeval.runs.backends import Backend, BackendError
 from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.runs.folder_scores import score_folder
 from indicifeval.runs.requests import DEFAULT_MAX_ANSWER_CHARS, SamplingSettings
-from indicifeval.runs.resumable import Job, execute, plan
+from indicifeval.runs.resumable import Job, fill
 from indicifeval.runs.store import RunMismatch, RunStore, now_iso
 from indicifeval.scoring.api import ScoreResult
 
@@ -103,13 +103,6 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
     store.repair()
     jobs = [Job(spec.request(str(r.id), r.prompt), r.content_hash,
                 {"key": r.key, "language": r.language, "subset": r.subset}) for r in dataset.rows]
-    todo = plan(jobs, store.latest_generations() if old is not None else {})
-    notes: list[str] = []
-    if todo.changed:
-        notes.append(f"{len(todo.changed)} items changed since they were generated (prompt, instructions or kwargs); "
-                     f"generated them again")
-    if todo.failed:
-        notes.append(f"retried {len(todo.failed)} items that failed before")
     if old is not None:
         manifest.scoring, manifest.scored = old.scoring, old.scored  # scores.jsonl keeps its mode
         manifest.started_at, manifest.backend = old.started_at, old.backend
@@ -118,21 +111,29 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
     manifest.status, manifest.items = "generating", len(jobs)
     store.write_manifest(manifest)
     store.write_rows(dataset.rows)
-    if on_total:
-        on_total(len(jobs), len(todo.done))
 
-    if todo.todo:
-        if backend is None:
-            backend = spec.open()
-        described = backend.describe()
+    def opened() -> Backend:
+        """The backend, made when something is to be generated; its chat template must be the one
+        the folder's answers were made with."""
+        made = backend or spec.open()
+        described = made.describe()
         previous = manifest.backend or {}
-        if previous.get("chat_template_hash") and described.get("chat_template_hash") and \
-                previous["chat_template_hash"] != described["chat_template_hash"]:
-            raise RunMismatch(f"the model's chat template changed (hash {previous['chat_template_hash']} in the "
-                              f"folder, {described['chat_template_hash']} now)", str(store.manifest_path))
+        before, now = previous.get("chat_template_hash"), described.get("chat_template_hash")
+        if before and now and before != now:
+            raise RunMismatch(f"the model's chat template changed (hash {before} in the folder, {now} now)",
+                              str(store.manifest_path))
         manifest.backend = described
         store.write_manifest(manifest)
-        execute(backend, todo.todo, store.log, max_answer_chars=max_answer_chars, on_progress=on_progress)
+        return made
+
+    filled = fill(store.log, jobs, opened, shared=False, max_answer_chars=max_answer_chars, on_progress=on_progress,
+                  on_start=(lambda asking, reused: on_total(len(jobs), reused)) if on_total else None)
+    notes: list[str] = []
+    if filled.changed:
+        notes.append(f"{len(filled.changed)} items changed since they were generated (prompt, instructions or "
+                     f"kwargs); generated them again")
+    if filled.retried:
+        notes.append(f"retried {len(filled.retried)} items that failed before")
 
     # every mode scored before is scored again: new generations make old scores stale
     result = None
@@ -149,7 +150,7 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
         notes.append(f"this run was made with {manifest.scoring} scoring: its scores.jsonl stay {manifest.scoring}; "
                      f"the {mode.value} scores are in scores.{mode.value}.jsonl")
     notes += result.notes
-    return RunOutcome(store.folder, len(todo.todo), len(todo.done), result, notes, failed)
+    return RunOutcome(store.folder, filled.asked, filled.reused, result, notes, failed)
 
 
 __all__ = ["DEFAULT_MAX_ANSWER_CHARS", "DataOptions", "RunOutcome", "run", "score_folder"]

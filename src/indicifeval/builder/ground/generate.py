@@ -24,7 +24,7 @@ from indicifeval.records import Generation, GenerationTask
 from indicifeval.runs.backends.batch import BatchPending, export_batch, import_batch
 from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.runs.requests import GenerationRequest, SamplingSettings
-from indicifeval.runs.resumable import cached, content_hash, fill, rehash
+from indicifeval.runs.resumable import Job, cached, content_hash, fill, keyed, rehash
 
 IMPORTS = "ground/batch/imports.jsonl"  # one line per result file imported, kept through reruns
 
@@ -63,15 +63,15 @@ def generate(ctx: StageContext, tasks: list[GenerationTask], log_name: str) -> d
         raise InputError("the generate stage needs the model that writes the prompts (--backend, --model)")
     model = ctx.model
     log = ctx.cache(log_name)  # every reply and import, kept through any rerun
-    payloads = {t.uid: request_hash(t) for t in tasks}  # once: each is a JSON dump and a sha256 of the request
+    # once: each is a JSON dump and a sha256 of the request
+    hashes, earlier = keyed(model.key, {t.uid: request_hash(t) for t in tasks}, ctx.old_keys)
     if ctx.transport.kind == "online":
-        filled = fill(log, {t.uid: task_request(t, model.backend) for t in tasks}, payloads, model.key, ctx.backend,
-                      old_keys=ctx.old_keys, bar=lambda n: ctx.bar("replies", n))
+        jobs = [Job(task_request(t, model.backend), hashes[t.uid]) for t in tasks]
+        filled = fill(log, jobs, ctx.backend, earlier=earlier, bar=lambda n: ctx.bar("replies", n))
         if filled.rehashed:
             ctx.note(f"{filled.rehashed} replies an earlier version logged kept under today's key")
         return {"requests": len(tasks), **filled.counts()}
-    hashes = {uid: content_hash(model.key, payload) for uid, payload in payloads.items()}
-    moved = rehash(log, payloads, hashes, ctx.old_keys, cached(log.read(), hashes) if log.exists() else {})
+    moved = rehash(log, hashes, earlier, cached(log.read(), hashes) if log.exists() else {})
     if moved:
         ctx.note(f"{moved} replies an earlier version logged kept under today's key")
     return _batch(ctx, model, tasks, log, hashes)

@@ -26,7 +26,7 @@ from indicifeval.dataset.validation import validate_rows
 from indicifeval.languages import get_profile
 from indicifeval.records import AUTO_OK, NEEDS_REVIEW, Generation, layout
 from indicifeval.runs.backends.spec import ModelSpec
-from indicifeval.runs.resumable import cached, content_hash, fill
+from indicifeval.runs.resumable import Job, cached, content_hash, fill, keyed
 
 PIPELINE = "trans"
 SOURCE, PLANS = layout.TRANS_SOURCE, layout.TRANS_PLANS
@@ -59,8 +59,9 @@ def _translate(ctx: StageContext, log_name: str, texts: dict[str, str]) -> tuple
     """Translate ``uid -> text`` into the cache ``log_name``, asking only what the cache does not
     hold for this text and model; (counts, uid -> translation)."""
     model = _model(ctx)
-    filled = fill(ctx.cache(log_name), {uid: model.request(uid, text) for uid, text in texts.items()}, texts,
-                  model.key, ctx.backend, old_keys=ctx.old_keys, bar=lambda n: ctx.bar("translations", n))
+    hashes, earlier = keyed(model.key, texts, ctx.old_keys)
+    jobs = [Job(model.request(uid, text), hashes[uid]) for uid, text in texts.items()]
+    filled = fill(ctx.cache(log_name), jobs, ctx.backend, earlier=earlier, bar=lambda n: ctx.bar("translations", n))
     if filled.rehashed:
         ctx.note(f"{log_name}: {filled.rehashed} translations an earlier version made kept under today's key")
     return {"items": len(texts), **filled.counts()}, filled.answers
