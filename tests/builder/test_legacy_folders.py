@@ -42,17 +42,23 @@ def _manifest(folder: Path) -> dict:
     return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("name", sorted(TRANS))
-def test_a_trans_folder_made_by_0_1_resumes_asking_nothing(name, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+def _rerun_as_made(name: str, pipeline: str, flags: list[str], tmp_path: Path):
+    """The fixture copied and its command run again: it is upgraded once and runs no stage."""
     folder = _copy(name, tmp_path)
-    rows = (folder / "trans" / "rows.jsonl").read_bytes()
+    rows = (folder / pipeline / "rows.jsonl").read_bytes()
     before = _manifest(folder)["stages"]
-    command = ["build", "trans", str(folder), *TRANS[name], "--quiet"]
+    command = ["build", pipeline, str(folder), *flags, "--quiet"]
     assert main(command) == 0
     manifest = _manifest(folder)
     assert manifest["format_version"] == 2 and len(manifest["migrations"]) == 1
     assert all(stage["finished_at"] == before[n]["finished_at"] for n, stage in manifest["stages"].items())
+    return folder, rows, before, command
+
+
+@pytest.mark.parametrize("name", sorted(TRANS))
+def test_a_trans_folder_made_by_0_1_resumes_asking_nothing(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder, rows, before, command = _rerun_as_made(name, "trans", TRANS[name], tmp_path)
     for forced in ("translate", "assemble", "pretranslate"):
         assert main([*command, "--force", forced]) == 0
         stages = _manifest(folder)["stages"]
@@ -66,12 +72,7 @@ def test_a_trans_folder_made_by_0_1_resumes_asking_nothing(name, tmp_path, monke
 @pytest.mark.parametrize("name", sorted(GROUND))
 def test_a_ground_folder_made_by_0_1_resumes_asking_nothing(name, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    folder = _copy(name, tmp_path)
-    rows = (folder / "ground" / "rows.jsonl").read_bytes()
-    before = _manifest(folder)["stages"]
-    command = ["build", "ground", str(folder), *GROUND[name], "--quiet"]
-    assert main(command) == 0
-    assert all(stage["finished_at"] == before[n]["finished_at"] for n, stage in _manifest(folder)["stages"].items())
+    folder, rows, _, command = _rerun_as_made(name, "ground", GROUND[name], tmp_path)
     for forced in ("generate", "rows"):
         assert main([*command, "--force", forced]) == 0
         counts = _manifest(folder)["stages"]["generate"]["counts"]
