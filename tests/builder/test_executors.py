@@ -22,7 +22,7 @@ EXPECTED = [{"x": x, "square": x * x} for x in TASKS]
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray = pytest.importorskip("ray")
+    ray = pytest.importorskip("ray", reason="needs Ray: pip install 'indicifeval[ray]', as .ci/run does")
     ray.init(num_cpus=2, object_store_memory=200 * 1024 * 1024, include_dashboard=False, log_to_driver=False,
              ignore_reinit_error=True)
     yield ray

@@ -57,7 +57,7 @@ def _fake(rate=0.2) -> ModelSpec:
 @pytest.mark.parametrize("executor", ["processes", "ray"])
 def test_every_executor_gives_the_same_bytes(tmp_path, executor):
     if executor == "ray":
-        pytest.importorskip("ray")
+        pytest.importorskip("ray", reason="needs Ray: pip install 'indicifeval[ray]', as .ci/run does")
     serial = build_ground(tmp_path / "serial", "hi", corpus(), None, _fake(), executor="serial", mining=SMALL)
     other = build_ground(tmp_path / executor, "hi", corpus(), None, _fake(), executor=executor, workers=2,
                          mining=SMALL)

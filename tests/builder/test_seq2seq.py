@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-pytest.importorskip("torch")
+pytest.importorskip("torch", reason="needs torch (the CPU build is enough: pip install torch, as .ci/run does)")
 pytest.importorskip("transformers")
 pytest.importorskip("sentencepiece")
 

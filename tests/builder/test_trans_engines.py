@@ -102,7 +102,7 @@ def test_chat_model_through_hf(tiny_model_dir, tmp_path):
 
 @pytest.fixture(scope="module")
 def tiny_model_dir(tmp_path_factory):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="needs torch (the CPU build is enough: pip install torch, as .ci/run does)")
     pytest.importorskip("transformers")
     from tests.runs.tiny_model import build_tiny_model
 

@@ -194,6 +194,35 @@ def test_the_build_extra_installs_the_whole_build_half():
     assert {EXTRAS["pyarrow"], EXTRAS["yaml"], EXTRAS["huggingface_hub"], EXTRAS["datasets"]} <= named | {"build"}
 
 
+def test_the_test_extra_pulls_no_torch():
+    """`pip install '.[test]'` (the README's second command) must not download torch (by default
+    the CUDA build, several GB): nothing it names pulls it, here as installed (extras' own
+    requirements left out); the tests that need torch, trl, lm-eval or Ray skip without them."""
+    requirements = pytest.importorskip("packaging.requirements")
+    from importlib import metadata
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    heavy = {"torch", "trl", "accelerate", "lm-eval", "lm_eval", "vllm", "ray", "indictranstoolkit"}
+    todo = [(requirements.Requirement(r).name, "[test]") for r in extras["test"]]
+    seen: dict[str, str] = {}
+    while todo:
+        name, via = todo.pop()
+        key = name.lower().replace("_", "-")
+        if key in seen:
+            continue
+        seen[key] = via
+        try:
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:
+            continue  # not installed here: its own requirements cannot be read
+        for line in requires:
+            req = requirements.Requirement(line)
+            if req.marker is None or req.marker.evaluate({"extra": ""}):
+                todo.append((req.name, f"{via} -> {name}"))
+    pulled = {name: seen[name] for name in heavy if name in seen}
+    assert not pulled, pulled
+
+
 def test_hub_errors_name_the_flag_of_the_command_at_hand(tmp_path, capsys, monkeypatch):
     pytest.importorskip("datasets")
     for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"):

@@ -99,7 +99,8 @@ def write_local_hub(folder: Path, languages=LANGS) -> Path:
 
 @pytest.fixture(scope="module")
 def lm_eval():
-    return pytest.importorskip("lm_eval")
+    return pytest.importorskip("lm_eval", reason="needs lm-evaluation-harness: pip install 'indicifeval[lm-eval]' "
+                                                 "(after torch), as .ci/run does")
 
 
 @pytest.fixture(scope="module")
@@ -281,7 +282,7 @@ def test_logged_samples_score_the_answer_only(local_run):
 
 def test_local_hf_model_through_lm_eval(lm_eval, local_tm, tmp_path):
     """lm-eval's own transformers model class, on a tiny random local model, offline."""
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason="needs torch (the CPU build is enough: pip install torch, as .ci/run does)")
     pytest.importorskip("transformers")
     pytest.importorskip("accelerate")  # lm-eval's hf model needs it
     from tests.runs.tiny_model import build_tiny_model

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("torch")
-pytest.importorskip("trl")
+pytest.importorskip("torch", reason="needs torch (the CPU build is enough: pip install torch, as .ci/run does)")
+pytest.importorskip("trl", reason="needs trl: pip install trl after torch (or 'indicifeval[rl]'), as .ci/run does")
 pytest.importorskip("datasets")
 pytest.importorskip("tokenizers")
 

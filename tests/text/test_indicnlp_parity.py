@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 from indicifeval.text.sentences import _paper_split_paragraph
 from indicifeval.text.words import paper_tokens
 
-sentence_tokenize = pytest.importorskip("indicnlp.tokenize.sentence_tokenize")
-indic_tokenize = pytest.importorskip("indicnlp.tokenize.indic_tokenize")
+NEEDS = "needs indic-nlp-library: pip install --no-deps indic-nlp-library==0.92 pandas, as .ci/run does"
+sentence_tokenize = pytest.importorskip("indicnlp.tokenize.sentence_tokenize", reason=NEEDS)
+indic_tokenize = pytest.importorskip("indicnlp.tokenize.indic_tokenize", reason=NEEDS)
 
 # The codes the authors pass (FLORES-style; `pan_Gurm` sic).
 FLORES = ["asm_Beng", "ben_Beng", "guj_Gujr", "hin_Deva", "kan_Knda", "mal_Mlym", "mar_Deva", "nep_Deva",
