@@ -176,7 +176,7 @@ def report_result(summary: dict, notes, last_line: str, quiet: bool = False) -> 
     for table in summary_tables(summary):
         console.print(table)
     for note in notes:
-        err_console.print(f"note: {note}", soft_wrap=True)
+        err_console.print(f"note: {note}", soft_wrap=True, markup=False)
     console.print(last_line, soft_wrap=True)
 
 

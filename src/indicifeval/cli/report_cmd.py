@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
                      overwrite=args.overwrite, step=step)
     if not args.quiet:
         for note in rep.notes:
-            err_console.print(f"note: {note}", soft_wrap=True)
+            err_console.print(f"note: {note}", soft_wrap=True, markup=False)
         html = f"; open {Path(args.out) / 'report.html'} in a browser" if not args.no_html else ""
         console.print(f"wrote {len(rep.files)} files to {args.out} ({len(rep.tables)} tables){html}", soft_wrap=True)
     return 0

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indicifeval._version import __version__
-from indicifeval.core.errors import InputError
 from indicifeval.core.folders import StagedFolder, claim, write_manifest
 from indicifeval.core.modes import ScoringMode
 from indicifeval.reports import units  # noqa: F401  registers the built-in analyses, in the report's order
@@ -38,14 +37,20 @@ def _no_step(description: str) -> None:
 def steps_needed(n_runs: int, plots: bool, html: bool) -> int:
     """How many times ``report`` calls its ``step`` callback (for a progress bar)."""
     # the registry counts the figures without importing matplotlib
-    return n_runs + 2 + (len(registered_figures()) if plots else 0) + (1 if html else 0)
+    return n_runs + 2 + (len(registered_figures()) if plots and can_plot() else 0) + (1 if html else 0)
 
 
-def require_matplotlib() -> None:
+def can_plot() -> bool:
+    """Whether matplotlib is there: without it a report is written without its plots, and says so."""
+    import importlib.util
+
     try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise InputError("plots need matplotlib: pip install 'indicifeval[report]' (or pass --no-plots)") from None
+        return importlib.util.find_spec("matplotlib") is not None
+    except (ImportError, ValueError):  # a broken or blocked install is as good as none
+        return False
+
+
+NO_PLOTS = "plots left out: they need matplotlib (pip install 'indicifeval[report]'); --no-plots says nothing"
 
 
 def build_report(
@@ -106,8 +111,8 @@ def report(
     ``scoring`` picks each run's fixed or paper scores (default: the mode it was made with).
     """
     mode = None if scoring is None else ScoringMode(scoring)
-    if plots:
-        require_matplotlib()
+    plots_missing = plots and not can_plot()
+    plots = plots and not plots_missing
     previous = claim(out, "report", overwrite)
     out = Path(out)
     created = not out.exists()
@@ -121,6 +126,8 @@ def report(
             rep = build_report(run_dirs, metric, seed=seed, n_boot=n_boot, family_map=family_map,
                                include_paper=include_paper, scoring=mode, mixed_scoring=mixed_scoring, step=step,
                                sample_files=sample_files)
+            if plots_missing:
+                rep.notes.append(NO_PLOTS)
             figures = []
             if plots:  # first: a missing-fonts note must reach report.md too
                 from indicifeval.reports.figures import write_plots
