@@ -10,8 +10,8 @@ same files, splits each answer once and writes a line per row, each pinned to on
     python benchmarks/bench_scoring.py                 # fixed and paper, 1 worker and all cores
     python benchmarks/bench_scoring.py --rows 200      # smaller
     python benchmarks/bench_scoring.py --workers 1,2,4,8,16
-    python benchmarks/bench_scoring.py --authors /tmp/authors --authors-python /tmp/authors-venv/bin/python
-        # then the authors' scorer and ours, whole processes on one core (bench_authors.py)
+    python benchmarks/bench_authors.py --authors /tmp/authors --authors-python /tmp/authors-venv/bin/python
+        # the authors' scorer and ours on this workload, whole processes on one core
 """
 
 from __future__ import annotations
@@ -337,9 +337,6 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=800, help="rows per language (default 800)")
     parser.add_argument("--workers", default=None,
                         help="comma-separated worker counts (default: 1 and every core, e.g. 1,2)")
-    parser.add_argument("--authors", help="a checkout of AI4Bharat/IndicIFEval: also run the authors' scorer "
-                                          "side by side (see bench_authors.py)")
-    parser.add_argument("--authors-python", help="a Python with the authors' dependencies (with --authors)")
     parser.add_argument("--child", nargs=2, metavar=("MODE", "WORKERS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -369,14 +366,6 @@ def main() -> None:
               f"{r['seconds']:>7} {r['cpu_s']:>6} {speed:>8} "
               f"{r['rows_per_s']:>7} {r['peak_rss_mb']:>8} {r['peak_worker_rss_mb']:>9}")
     whole_process(args.rows)
-    if args.authors:
-        if not args.authors_python:
-            raise SystemExit("--authors needs --authors-python")
-        import bench_authors
-
-        print()
-        bench_authors.main(["--authors", args.authors, "--authors-python", args.authors_python,
-                            "--rows", str(args.rows)])
 
 
 if __name__ == "__main__":
