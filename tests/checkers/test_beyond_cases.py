@@ -24,7 +24,7 @@ def _cases(code: str) -> list[tuple[int, dict]]:
 
 
 def _beyond(code: str) -> list[str]:
-    return [iid for iid in available_ids(get_profile(code)) if REGISTRY[iid].fixed_only]
+    return [iid for iid in available_ids(get_profile(code)) if REGISTRY[iid].suite == "beyond"]
 
 
 @pytest.mark.parametrize("code", list_languages())

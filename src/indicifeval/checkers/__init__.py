@@ -1,15 +1,18 @@
-"""The 25 IFEval instruction checkers, and the 8 beyond the paper (numerals, units, romanised
-answers), registered by id. Importing this package registers them."""
+"""The instruction checkers, registered by id, by suite: IFEval's 25 (the paper's), the 8 beyond
+the paper (numerals, units, romanised answers), open-instruct's RL-training ids and IFBench's.
+Importing this package registers them."""
 
 from indicifeval.checkers import (  # noqa: F401  (imported for registration)
     case,
     combination,
     content,
     format,
+    ifbench,
     keywords,
     language,
     length,
     numerals,
+    open_instruct,
     punctuation,
     romanized,
     startend,
@@ -32,6 +35,7 @@ from indicifeval.checkers.registry import (
     PAPER_CATEGORY_NAMES,
     REGISTRY,
     ROLES,
+    SUITES,
     Checker,
     KwargError,
     Param,
@@ -50,6 +54,7 @@ __all__ = [
     "REGISTRY",
     "ROLES",
     "SUBSETS",
+    "SUITES",
     "Checker",
     "DescriptionError",
     "Draw",

@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterable
 from functools import lru_cache
 
-from indicifeval.checkers.registry import CATEGORY_NAMES, REGISTRY, AllBut, Checker, Role
+from indicifeval.checkers.registry import CATEGORY_NAMES, REGISTRY, SUITES, AllBut, Checker, Role
 from indicifeval.languages import LanguageProfile
 
 
@@ -21,15 +21,16 @@ def _spec(instruction_id: str) -> Checker:
 
 # -- categories -----------------------------------------------------------------------------------
 def category_of(instruction_id: str) -> str:
-    return _spec(instruction_id).category
+    return _spec(instruction_id).category_label
 
 
 def categories() -> dict[str, tuple[str, ...]]:
-    """The paper's Table 3: category -> ids, both in the table's order."""
-    ordered = sorted(REGISTRY.values(), key=lambda c: c.table_row)
+    """The paper's Table 3, then the categories beyond it, then each other suite's (labelled
+    with the suite: "IFBench Format"): category -> ids, both in order."""
+    ordered = sorted(REGISTRY.values(), key=lambda c: (SUITES.index(c.suite), c.table_row, c.id))
     table: dict[str, list[str]] = {name: [] for name in CATEGORY_NAMES}
     for spec in ordered:
-        table[spec.category].append(spec.id)
+        table.setdefault(spec.category_label, []).append(spec.id)
     return {name: tuple(ids) for name, ids in table.items() if ids}
 
 

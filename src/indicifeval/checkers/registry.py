@@ -19,7 +19,7 @@ from indicifeval.languages import LanguageProfile, world_languages
 
 Verdict = tuple[bool, str]
 CheckFn = Callable[[TextView, dict, Rules], Verdict]
-Kind = Literal["int", "str", "strlist", "relation", "language"]
+Kind = Literal["int", "float", "str", "strlist", "relation", "language"]
 # What a translation plan does with a kwarg's value:
 #   lexical        translate as a phrase (or keep verbatim when the row's resp_lang is not "src")
 #   letter         one letter of the target profile's alphabet (defaults.letters)
@@ -27,11 +27,20 @@ Kind = Literal["int", "str", "strlist", "relation", "language"]
 #   number, relation, language_code: carried over unchanged
 Role = Literal["lexical", "letter", "copy_of_prompt", "number", "relation", "language_code"]
 ROLES: tuple[str, ...] = get_args(Role)
-_ROLE_OF_KIND = {"int": "number", "relation": "relation", "language": "language_code"}
+_ROLE_OF_KIND = {"int": "number", "float": "number", "relation": "relation", "language": "language_code"}
 # The paper's five categories (Table 3), in its order, then those of the instructions it
 # leaves to future work (scored in fixed mode only).
 PAPER_CATEGORY_NAMES = ("English", "Keyword", "Format", "Length", "Language")
-CATEGORY_NAMES = (*PAPER_CATEGORY_NAMES, "Numerals and units", "Script")
+# the groups of the other suites' instructions: open-instruct's RL-training ids by their prefix,
+# IFBench's by its own seven groups
+SUITE_CATEGORY_NAMES = ("Copy", "Count", "Letters", "Words", "Ratio", "Sentence", "Repeat", "Custom", "Punctuation",
+                        "Paragraphs", *PAPER_CATEGORY_NAMES)
+CATEGORY_NAMES = (*PAPER_CATEGORY_NAMES, "Numerals and units", "Script")  # IFEval's and those beyond the paper
+# Where an instruction comes from: IFEval's 25 (the paper's), the ones the paper leaves to
+# future work (ours), open-instruct's RL-training ids ("IFEvalG"), IFBench's; and how a
+# category of the last two is labelled beside IFEval's (its "Format" is not IFEval's)
+SUITES = ("ifeval", "beyond", "open-instruct", "ifbench")
+SUITE_LABELS = {"open-instruct": "RL", "ifbench": "IFBench"}
 # (seeded rng, language profile, the kwargs drawn so far) -> a value
 Sampler = Callable[[random.Random, LanguageProfile, dict], Any]
 
@@ -139,12 +148,18 @@ class Checker:
     # (``requires`` says what is missing, or None).
     fixed_only: bool = False
     requires: Callable[[LanguageProfile], str | None] | None = None
+    suite: str = "ifeval"
     param_names: frozenset[str] = field(init=False)
 
     def __post_init__(self):
         object.__setattr__(self, "param_names", frozenset(p.name for p in self.params))
-        if self.category not in CATEGORY_NAMES:
-            raise ValueError(f"{self.id}: category must be one of {', '.join(CATEGORY_NAMES)}, got {self.category!r}")
+        if self.suite not in SUITES:
+            raise ValueError(f"{self.id}: suite must be one of {', '.join(SUITES)}, got {self.suite!r}")
+        names = SUITE_CATEGORY_NAMES if self.suite in SUITE_LABELS else CATEGORY_NAMES
+        if self.category not in names:
+            raise ValueError(f"{self.id}: category must be one of {', '.join(names)}, got {self.category!r}")
+        if self.suite != "ifeval" and not self.fixed_only:
+            raise ValueError(f"{self.id}: only IFEval's instructions are scored in paper mode (say fixed_only=True)")
 
     def unavailable(self, profile: LanguageProfile, paper: bool) -> str | None:
         """Why a row of this language cannot ask for it in this mode, or None."""
@@ -152,6 +167,13 @@ class Checker:
             return (f"{self.id} is not one of the paper's instructions: score it with --scoring fixed, or leave "
                     f"such rows out (e.g. --tags not:beyond)")
         return self.requires(profile) if self.requires is not None else None
+
+    @property
+    def category_label(self) -> str:
+        """Its category as tables show it: IFEval's as the paper names them, another suite's with
+        the suite's name before it ("IFBench Format")."""
+        label = SUITE_LABELS.get(self.suite)
+        return f"{label} {self.category}" if label else self.category
 
     @property
     def family(self) -> str:
@@ -176,12 +198,16 @@ def checker(
     paper_fixup=None,
     fixed_only: bool = False,
     requires: Callable[[LanguageProfile], str | None] | None = None,
+    suite: str | None = None,
 ) -> Callable[[CheckFn], CheckFn]:
+    """Register ``fn`` as the check of ``instruction_id``. ``suite`` defaults to IFEval's, or to
+    "beyond" for an instruction scored in fixed mode only."""
     def register(fn: CheckFn) -> CheckFn:
         if instruction_id in REGISTRY:
             raise RuntimeError(f"instruction {instruction_id} registered twice")
         REGISTRY[instruction_id] = Checker(
-            instruction_id, fn, tuple(params), paper_fixup, category, table_row, conflicts, fixed_only, requires
+            instruction_id, fn, tuple(params), paper_fixup, category, table_row, conflicts, fixed_only, requires,
+            suite or ("beyond" if fixed_only else "ifeval"),
         )
         return fn
 
@@ -191,6 +217,10 @@ def checker(
 # -- validation -----------------------------------------------------------------------------------
 def _coerce(param: Param, value: Any) -> Any:
     name = param.name
+    if param.kind == "float":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise KwargError(name, f"{name} must be a number, got {value!r}")
+        return float(value)
     if param.kind == "int":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise KwargError(name, f"{name} must be an integer, got {value!r}")
@@ -247,7 +277,7 @@ def resolve_args(instruction_id: str, kwargs: dict, rules: Rules, draw: Draw) ->
                 value = "exactly"  # Ground rows omit it; their prompts say "exactly N"
             elif p.required:
                 raise KwargError(p.name, f"{instruction_id} needs kwarg {p.name!r}")
-        elif p.kind == "int" and value < 0:
+        elif p.kind in ("int", "float") and value < 0:
             raise KwargError(p.name, f"{p.name} must not be negative, got {value}")
         elif isinstance(value, str):
             value = value.strip()

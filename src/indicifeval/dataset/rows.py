@@ -22,7 +22,9 @@ from indicifeval.records import Row, RowId
 
 SAMPLE = "sample"  # the bundled sample: the paper's instructions, scored in either mode
 SAMPLE_BEYOND = "sample-beyond"  # its rows for the instructions beyond the paper (fixed mode only)
-SAMPLES = (SAMPLE, SAMPLE_BEYOND)
+# and for the other suites' instructions (fixed mode only): sample-open-instruct, sample-ifbench
+SAMPLE_SUITES = ("beyond", "open-instruct", "ifbench")
+SAMPLES = (SAMPLE, *(f"{SAMPLE}-{suite}" for suite in SAMPLE_SUITES))
 REQUIRED = ("key", "prompt", "instruction_id_list", "kwargs")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
 
@@ -46,12 +48,13 @@ def found_fields(record: dict) -> str:
 
 def sample_path(kind: str, name: str = SAMPLE) -> list[Path]:
     """The bundled sample's files of one kind ("rows" or "responses"), one pair per language:
-    ``sample``'s (hi.rows.jsonl) or ``sample-beyond``'s (hi.beyond.rows.jsonl)."""
+    ``sample``'s (hi.rows.jsonl), or a suite's: ``sample-beyond``'s (hi.beyond.rows.jsonl),
+    ``sample-ifbench``'s (hi.ifbench.rows.jsonl, or in parts: hi.ifbench.words.rows.jsonl)..."""
     folder = Path(str(resources.files("indicifeval.sample")))
-    beyond = folder.glob(f"*.beyond.{kind}.jsonl")
-    if name == SAMPLE_BEYOND:
-        return sorted(beyond)
-    return sorted(set(folder.glob(f"*.{kind}.jsonl")) - set(beyond))
+    suite = name.removeprefix(f"{SAMPLE}-") if name != SAMPLE else None
+    if suite is not None:
+        return sorted({*folder.glob(f"*.{suite}.{kind}.jsonl"), *folder.glob(f"*.{suite}.*.{kind}.jsonl")})
+    return sorted(p for p in folder.glob(f"*.{kind}.jsonl") if p.name.count(".") == 2)
 
 
 def _own_value(record: dict, name: str, source: Source, layout: str | None, given: str | None,

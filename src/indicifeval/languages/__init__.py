@@ -19,13 +19,12 @@ if TYPE_CHECKING:
         language_name,
         list_languages,
         reload_profiles,
-        script_fallbacks,
-        script_ranges,
-        script_weights,
         world_languages,
     )
+    from indicifeval.languages.scripts import script_fallbacks, script_ranges, script_weights
 
-_BENCHMARK = ("Composition", "script_fonts")  # the rest: the profiles' module
+_BENCHMARK = ("Composition", "script_fonts")
+_SCRIPTS = ("script_fallbacks", "script_ranges", "script_weights")  # the rest: the profiles' module
 __all__ = ["Composition", "LanguageProfile", "UnknownLanguageError", "composition", "get_profile", "indic_codes",
            "language_name", "list_languages", "reload_profiles", "script_fallbacks", "script_fonts", "script_ranges",
            "script_weights", "world_languages"]
@@ -36,7 +35,7 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'indicifeval.languages' has no attribute {name!r}")
     import importlib
 
-    module = "benchmark" if name in _BENCHMARK else "profile"
+    module = "benchmark" if name in _BENCHMARK else "scripts" if name in _SCRIPTS else "profile"
     value = getattr(importlib.import_module(f"indicifeval.languages.{module}"), name)
     globals()[name] = value
     return value

@@ -11,7 +11,8 @@ import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from indicifeval.languages.profile import LanguageProfile, script_ranges
+from indicifeval.languages.profile import LanguageProfile
+from indicifeval.languages.scripts import script_ranges
 
 # the engines that translate by a language code, the key each reads in "codes", and its format
 ENGINE_CODES = {"sarvam": ("Sarvam (build trans --backend sarvam)", r"[a-z]{2,3}-IN"),

@@ -25,6 +25,7 @@ from indicifeval.languages.numerals import (
     romanized_from_json,
     units_from_json,
 )
+from indicifeval.languages.scripts import script_ranges
 
 
 class UnknownLanguageError(IndicIFEvalError, KeyError):
@@ -109,11 +110,18 @@ class LanguageProfile:
     numerals: Numerals | None = field(default=None, hash=False, compare=False)
     units: Units | None = field(default=None, hash=False, compare=False)
     romanized: Romanized | None = field(default=None, hash=False, compare=False)
+    # named word lists instructions need (pronouns, conjunctions, vowels...): see word_list()
+    word_lists: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
     source: str = field(default="", hash=False, compare=False)  # the JSON file it was read from
 
     @property
     def is_indic(self) -> bool:
         return self.text_rules == "indic"
+
+    def word_list(self, name: str) -> tuple[str, ...] | None:
+        """The profile's word list ``name`` (``word_lists`` in its JSON), or None when it has none:
+        an instruction that needs it is then not defined for the language."""
+        return self.word_lists.get(name)
 
     def name_of(self, code: str) -> str:
         """Localised name of a language code, falling back to its English name."""
@@ -147,6 +155,13 @@ def _words(value: object) -> tuple[str, ...]:
                                               for w in value):
         raise ValueError("stop_words must be a list of single words")
     return tuple(value)
+
+
+def _word_list(name: str, value: object) -> tuple[str, ...]:
+    """One of ``word_lists``: words or short phrases, as the language writes them."""
+    if not isinstance(value, list) or not value or not all(isinstance(w, str) and w.strip() for w in value):
+        raise ValueError(f"word_lists.{name} must be a non-empty list of words or phrases")
+    return tuple(w.strip() for w in value)
 
 
 def _codes(value: object, key: str) -> tuple[str, ...]:
@@ -219,6 +234,8 @@ def _profile_from_json(data: dict, source: str = "") -> LanguageProfile:
         numerals=numerals_from_json(data.get("numerals")),
         units=units_from_json(data.get("units")),
         romanized=romanized_from_json(data.get("romanized")),
+        word_lists={name: _word_list(name, words) for name, words in (data.get("word_lists") or {}).items()
+                    if not name.startswith("_")},
         source=source,
         paper=PaperQuirks(
             constrained_responses_trans=tuple(paper["constrained_responses_trans"]),
@@ -371,29 +388,3 @@ def world_languages() -> dict[str, dict]:
 def language_name(code: str) -> str:
     entry = world_languages().get(code)
     return entry["name"] if entry else code
-
-
-@cache
-def script_fallbacks() -> dict[str, str]:
-    """Script -> the language identification falls back to inside that script."""
-    table = _read_json("scripts.json")
-    return {code: info["fallback"] for code, info in table.items() if not code.startswith("_") and "fallback" in info}
-
-
-@cache
-def script_weights() -> dict[str, int]:
-    """Script -> how many letters one of its characters counts for when scripts are weighed
-    (a Han character or a Hangul syllable carries about what a short Latin word does)."""
-    table = _read_json("scripts.json")
-    return {code: int(info["letter_weight"]) for code, info in table.items()
-            if not code.startswith("_") and "letter_weight" in info}
-
-
-@cache
-def script_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
-    table = _read_json("scripts.json")
-    return {
-        code: tuple((int(lo, 16), int(hi, 16)) for lo, hi in info["ranges"])
-        for code, info in table.items()
-        if not code.startswith("_")
-    }

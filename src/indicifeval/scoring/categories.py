@@ -9,4 +9,4 @@ from indicifeval.checkers.instructions import categories
 
 CATEGORIES: dict[str, tuple[str, ...]] = categories()
 
-CATEGORY_OF: dict[str, str] = {iid: spec.category for iid, spec in REGISTRY.items()}
+CATEGORY_OF: dict[str, str] = {iid: spec.category_label for iid, spec in REGISTRY.items()}

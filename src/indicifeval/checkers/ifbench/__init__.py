@@ -1,0 +1,4 @@
+"""IFBench's 58 instruction ids (allenai/IFBench): the out-of-distribution test of instruction
+following, in its seven groups (count, ratio, words, sentence, format, custom, repeat). Same ids
+and kwargs names as the reference; our own code, language-aware through the profiles. Fixed
+mode only; importing the package registers them."""

@@ -1,0 +1,4 @@
+"""open-instruct's RL-training instruction ids ("IFEvalG", allenai/open-instruct): the 29 that
+training mixes such as NeMo Gym's add to IFEval's 25. Same ids and kwargs names as the reference;
+our own code, language-aware through the profiles. Fixed mode only; importing the package
+registers them."""
