@@ -210,8 +210,8 @@ def _nemo_cases() -> list[tuple[dict, dict]]:
 
 
 def test_nemo_gyms_own_verify_requests_get_the_response_it_expects(server):
-    from indicifeval.checkers import REGISTRY
-
+    """Every instruction of NeMo Gym's instruction-following mix (IFEval's 25 and open-instruct's
+    RL-training ids) has a checker: its own example requests get the verdicts its tests expect."""
     cases = _nemo_cases()
     assert len(cases) >= 10
     for body, expected in cases:
@@ -229,12 +229,8 @@ def test_nemo_gyms_own_verify_requests_get_the_response_it_expects(server):
         assert answer["follow_all_instructions"] == all(follow)
         for iid, mine, theirs, why in zip(meta["instruction_id_list"], follow, expected["follow_instruction_list"],
                                           answer["explanations"]):
-            if iid in REGISTRY:  # an id it has a checker for: the verdict NeMo Gym's tests expect
-                assert mine == theirs, (body.get("id"), iid, why)
-            else:  # IFBench's ids in NeMo Gym's data: not followed, and said why
-                assert mine is False and "no checker" in why
-        if all(i in REGISTRY for i in meta["instruction_id_list"]):
-            assert answer["reward"] == expected["reward"]
+            assert "no checker" not in why and mine == theirs, (body.get("id"), iid, why)
+        assert answer["reward"] == expected["reward"]
     prefixed = server.client.post("/ng-rollout/r-17/verify", json=cases[5][0]).json()
     assert prefixed["follow_instruction_list"] == cases[5][1]["follow_instruction_list"]
     assert prefixed["mask_sample"] is False and prefixed["failure_kind"] is None
@@ -287,3 +283,32 @@ def test_a_malformed_body_names_its_own_line_and_column(body, jsonl, where):
     with pytest.raises(HTTPError) as err:
         _parse(body, jsonl)
     assert err.value.status == 400 and where in err.value.message, err.value.message
+
+
+def test_an_id_no_checker_knows_is_a_422_naming_it_unless_asked_to_reward_it_zero(tmp_path):
+    """A malformed request is not a zero reward: by default an unknown id is a 422 naming it;
+    with --unknown-ids zero (NeMo Gym's own behaviour) it is not followed, with the reason, and
+    the other instructions are still checked in their places."""
+    from starlette.testclient import TestClient
+
+    from indicifeval.rewards.server import ServeSettings, create_app
+
+    body = {"responses_create_params": {"input": [{"role": "user", "content": "Write"}]},
+            "response": {"output": [{"type": "message", "role": "assistant",
+                                     "content": [{"type": "output_text", "text": "hello there world"}]}]},
+            "verifier_metadata": {"instruction_id_list": ["made:up", "punctuation:no_comma"], "kwargs": [{}, {}]}}
+    strict = TestClient(create_app(ServeSettings()))
+    refused = strict.post("/verify", json=body)
+    assert refused.status_code == 422 and "'made:up'" in refused.json()["error"]
+    assert refused.json()["field"] == "instruction_id_list"
+    item = {"language": "en", "instruction_id_list": ["made:up"], "kwargs": [{}], "response": "x"}
+    assert strict.post("/score", json=[item]).status_code == 422
+    lenient = TestClient(create_app(ServeSettings(unknown_ids="zero", reward="fraction")))
+    answer = lenient.post("/verify", json=body).json()
+    assert answer["follow_instruction_list"] == [False, True] and answer["reward"] == 0.5  # the server's reward
+    assert "no checker for 'made:up'" in answer["explanations"][0] and answer["explanations"][1]
+    scored = lenient.post("/score", json=[item, {**item, "instruction_id_list": ["made:up", "punctuation:no_comma"],
+                                                 "kwargs": [{}, {}]}]).json()["results"]
+    assert scored[0]["strict"] == [False] and scored[0]["reward"] == 0.0
+    assert scored[1]["strict"] == [False, True] and scored[1]["reward"] == 0.5
+    assert lenient.get("/health").json()["unknown_ids"] == "zero"

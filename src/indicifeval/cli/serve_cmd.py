@@ -30,6 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="score answers as they are (otherwise a <think>…</think> block is cut off first, as run and "
                    "score do)")
     p.add_argument("--think", choices=("strip", "keep"), help=argparse.SUPPRESS)  # 0.1's spelling, still read
+    p.add_argument("--unknown-ids", choices=("error", "zero"), default="error",
+                   help="an instruction id no checker knows: error, a 422 naming it (a malformed request is not a "
+                   "zero reward); zero, not followed with the reason, as NeMo Gym's own verifier treats one")
     p.add_argument("--data", help="rows that items may name by key (a file, folder, 'sample' or 'hub')")
     p.add_argument("--max-body-mb", type=float, default=32.0, help="the largest request body")
     p.add_argument("--max-batch", type=int, default=4096, help="the most items in one /score request")
@@ -57,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
                          field="workers")
     strip_reasoning = legacy_think(args.think, not args.keep_reasoning)
     settings = ServeSettings(args.scoring, args.reward, strip_reasoning, args.data, int(args.max_body_mb * 2**20),
-                             args.max_batch, args.max_answer_chars)
+                             args.max_batch, args.max_answer_chars, args.unknown_ids)
     app = create_app(settings)  # bad settings or --data: said now, once (each of N workers makes its own)
     sock = listen(args.host, args.port)  # a busy port or a bad address: one line, before the banner
     print(f"indicifeval serve: http://{args.host}:{args.port} ({args.workers} worker{'s' * (args.workers > 1)}, "

@@ -19,13 +19,15 @@ COLUMNS = ("key", "language", "subset", "instruction_id_list", "kwargs")
 
 
 def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, strip_reasoning: bool = True,
-        data: str | Path | None = None, name: str | None = None) -> Callable[..., list[float]]:
+        data: str | Path | None = None, name: str | None = None,
+        unknown_ids: str = "error") -> Callable[..., list[float]]:
     """A reward function with TRL's ``reward_funcs`` signature: ``(prompts, completions,
     **columns) -> list[float]``. Completions may be plain strings or conversational (lists of
     messages); the columns are those ``export --format trl`` writes (``instruction_id_list``,
     ``kwargs`` as JSON text or a list of dicts, ``language``), or ``key`` with ``data``. TRL
-    logs it as ``rewards/<name>``: ``indicifeval_all`` unless ``name`` is given."""
-    scorer = RewardScorer(scoring, reward, strip_reasoning, data)
+    logs it as ``rewards/<name>``: ``indicifeval_all`` unless ``name`` is given. An instruction
+    id no checker knows is an error, or with ``unknown_ids="zero"`` not followed."""
+    scorer = RewardScorer(scoring, reward, strip_reasoning, data, unknown_ids=unknown_ids)
 
     def reward_fn(prompts: list[Any] | None = None, completions: list[Any] | None = None,
                   **columns: Any) -> list[float]:
@@ -35,8 +37,7 @@ def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, 
         for i, completion in enumerate(completions):
             source = Source("reward batch", i + 1)
             item = {c: values[i] for c, values in given.items()}
-            row, args = scorer.row(item, source)
-            verdict = scorer.verdict(row, args, completion, source)
+            verdict = scorer.verdict(scorer.row(item, source), completion, source)
             assert verdict.reward is not None  # a RewardScorer's verdict carries its reward
             out.append(verdict.reward)
         return out
@@ -46,23 +47,23 @@ def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, 
 
 
 @lru_cache(maxsize=8)
-def _scorer(scoring: ScoringMode | str, reward: str, strip_reasoning: bool) -> RewardScorer:
-    return RewardScorer(scoring, reward, strip_reasoning)
+def _scorer(scoring: ScoringMode | str, reward: str, strip_reasoning: bool, unknown_ids: str) -> RewardScorer:
+    return RewardScorer(scoring, reward, strip_reasoning, unknown_ids=unknown_ids)
 
 
 def verl_compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
                        reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED,
-                       strip_reasoning: bool = True, think: str | None = None) -> dict[str, float]:
+                       strip_reasoning: bool = True, think: str | None = None,
+                       unknown_ids: str = "error") -> dict[str, float]:
     """verl's ``compute_score``: ``ground_truth`` is what ``export --format verl`` writes in
     ``reward_model.ground_truth`` (JSON text of ``{language, instruction_id_list, kwargs}``, or
     that dict). Returns ``score`` (the reward) and the four accuracies, which verl logs beside it;
     the settings come from ``custom_reward_function.reward_kwargs`` (``think: strip|keep``, their
     first spelling, is still read)."""
     truth = json.loads(ground_truth) if isinstance(ground_truth, (str, bytes)) else dict(ground_truth)
-    scorer = _scorer(scoring, reward, legacy_think(think, strip_reasoning))
+    scorer = _scorer(scoring, reward, legacy_think(think, strip_reasoning), unknown_ids)
     source = Source(f"ground_truth of {data_source}", None)
-    row, args = scorer.row(truth, source)
-    v = scorer.verdict(row, args, solution_str, source)
+    v = scorer.verdict(scorer.row(truth, source), solution_str, source)
     assert v.reward is not None  # a RewardScorer's verdict carries its reward
     n = len(v.strict) or 1
     return {"score": v.reward, "prompt_strict": float(v.prompt_strict), "prompt_loose": float(v.prompt_loose),

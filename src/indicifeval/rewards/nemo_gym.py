@@ -3,8 +3,9 @@
 ``kwargs``, ``prompt``, ``grading_mode``, and our ``language``) are read from
 ``verifier_metadata``, or from the top level where the metadata lacks them (its older rows);
 the answer is the first content part of the response's last output item; ``grading_mode``
-``binary`` (the default) rewards all-or-nothing, ``fraction`` the share followed; an instruction
-it has no checker for is not followed (its datasets mix in IFBench's ids), as NeMo Gym marks an
+``binary`` (the default) rewards all-or-nothing, ``fraction`` the share followed. An
+instruction id no checker knows makes the request malformed (a 422 naming it), unless the server
+runs with ``--unknown-ids zero``: then it is not followed, with the reason, as NeMo Gym marks an
 instruction that raises. The response is the request with ``verifier_metadata`` filled in,
 ``reward``, ``follow_all_instructions`` and ``follow_instruction_list``, plus our
 ``explanations`` and ``follow_instruction_list_loose``."""
@@ -67,19 +68,16 @@ def verify(scorer: RewardScorer, body: dict, where: Source) -> dict[str, Any]:
         raise where.error(f"grading_mode must be one of {', '.join(GRADING)}, got {grading!r}", "grading_mode")
     kind = GRADING[grading] if grading is not None else scorer.reward
     text = response_text(body.get("response"), where)
-    known = [n for n, iid in enumerate(ids) if iid in REGISTRY]
-    strict, loose = [False] * len(ids), [False] * len(ids)
-    why = [f"no checker for {iid!r}: not followed (indicifeval verifies IFEval's instructions and the eight beyond "
-           f"the paper)" for iid in ids]
-    if known:
-        item = {"key": body.get("id") if isinstance(body.get("id"), (int, str)) else 0,
-                "language": meta.get("language") or "en", "prompt": meta.get("prompt") or "",
-                "instruction_id_list": [ids[n] for n in known],
-                "kwargs": [kwargs[n] for n in known]}  # its nulls (and a null for none) dropped as NeMo Gym drops them
-        row, args = scorer.row(item, where)
-        verdict = scorer.verdict(row, args, text, where)
-        for n, s, lo, e in zip(known, verdict.strict, verdict.loose, verdict.explanations):
-            strict[n], loose[n], why[n] = s, lo, e
+    unknown = [iid for iid in ids if iid not in REGISTRY]
+    if unknown and scorer.unknown_ids == "error":
+        raise where.error(f"no checker for the instruction id {unknown[0]!r}" + (
+            f" (nor {len(unknown) - 1} more)" if len(unknown) > 1 else "") + "; a server started with --unknown-ids "
+            "zero rewards such an instruction as not followed, as NeMo Gym does", "instruction_id_list")
+    item = {"key": body.get("id") if isinstance(body.get("id"), (int, str)) else 0,
+            "language": meta.get("language") or "en", "prompt": meta.get("prompt") or "",
+            "instruction_id_list": ids, "kwargs": kwargs}  # its nulls (and a null for none) dropped as NeMo Gym does
+    verdict = scorer.verdict(scorer.row(item, where), text, where)
+    strict, loose, why = verdict.strict, verdict.loose, verdict.explanations
     return {**body, "verifier_metadata": meta, "reward": reward_of(strict, loose, kind),
             "follow_all_instructions": all(strict), "follow_instruction_list": strict,
             "mask_sample": False, "failure_kind": None, "failure_reason": None,  # nemo-gym 0.7's response fields

@@ -42,6 +42,7 @@ class ServeSettings:
     max_body_bytes: int = 32 * 2**20
     max_batch: int = 4096
     max_answer_chars: int = 1_000_000
+    unknown_ids: str = "error"  # an instruction id no checker knows: a 422 naming it, or "zero": not followed
 
 
 class HTTPError(Exception):
@@ -115,12 +116,13 @@ class Verifier:
     def __init__(self, settings: ServeSettings):
         self.settings = settings
         self.scorer = RewardScorer(settings.scoring, settings.reward, settings.strip_reasoning, settings.data,
-                                   settings.max_answer_chars)
+                                   settings.max_answer_chars, settings.unknown_ids)
 
     async def health(self, request: Request) -> Response:
         s = self.settings
         return _json({"status": "ok", "version": __version__, "scoring": str(self.scorer.mode), "reward": s.reward,
-                      "strip_reasoning": s.strip_reasoning, "data": os.path.basename(s.data) if s.data else None})
+                      "strip_reasoning": s.strip_reasoning, "unknown_ids": s.unknown_ids,
+                      "data": os.path.basename(s.data) if s.data else None})
 
     async def instructions(self, request: Request) -> Response:
         from indicifeval.checkers import REGISTRY, available_ids

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from indicifeval.checkers import ScoringMode
+from indicifeval.checkers import REGISTRY, ScoringMode
 from indicifeval.core.errors import InputError, Source
 from indicifeval.dataset.rows import check_key, parse_row
 from indicifeval.records import Row, RowScore
@@ -20,6 +21,25 @@ from indicifeval.scoring.engine import resolve_row, score_row
 from indicifeval.text.reasoning import split_reasoning
 
 REWARDS = ("all", "fraction", "loose-fraction")  # prompt-level strict, instruction-level strict, loose
+# An instruction id no checker knows: a malformed request (error, the default), or, as NeMo Gym
+# treats one, an instruction not followed (zero), said so in its explanation.
+UNKNOWN_IDS = ("error", "zero")
+
+
+class Prepared(NamedTuple):
+    """An item made ready to score: its row (the instructions a checker knows), their resolved
+    arguments, and where the ids no checker knows stood (``unknown_ids="zero"`` only)."""
+
+    row: Row
+    args: list[dict]
+    unknown: tuple[tuple[int, str], ...] = ()
+
+
+_ANY_ID = "punctuation:no_comma"  # a known id, to check the rest of a request of unknown ids only
+
+
+def _not_followed(iid: str) -> str:
+    return f"no checker for {iid!r}: not followed (serve --unknown-ids zero)"
 
 
 def reward_of(strict: Sequence[bool], loose: Sequence[bool], kind: str) -> float:
@@ -67,13 +87,14 @@ class RewardScorer:
 
     def __init__(self, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
                  strip_reasoning: bool = True, data: str | Path | Iterable[Row] | None = None,
-                 max_answer_chars: int | None = None):
+                 max_answer_chars: int | None = None, unknown_ids: str = "error"):
         self.mode = ScoringMode(scoring)
         self.reward = _choice(reward, REWARDS, "reward")
+        self.unknown_ids = _choice(unknown_ids, UNKNOWN_IDS, "unknown_ids")
         self.strip_reasoning = strip_reasoning
         self.max_answer_chars = max_answer_chars
         self._by_key: dict[Any, list[Row]] = {}
-        self._rows: dict[str, tuple[Row, list[dict]]] = {}
+        self._rows: dict[str, Prepared] = {}
         if data is not None:
             self._index(data)
 
@@ -84,7 +105,7 @@ class RewardScorer:
         for row in rows:
             self._by_key.setdefault(row.key, []).append(row)
 
-    def row(self, item: dict, where: Source) -> tuple[Row, list[dict]]:
+    def row(self, item: dict, where: Source) -> Prepared:
         """The item's row and its resolved checker arguments (errors name ``where``)."""
         if not isinstance(item, dict):
             raise where.error(f"an item is a JSON object, got {type(item).__name__}")
@@ -102,13 +123,33 @@ class RewardScorer:
                 record["kwargs"] = [{} for _ in ids] if isinstance(ids, list) else []
             if isinstance(record.get("kwargs"), str):
                 record["kwargs"] = _json_field(record["kwargs"], where, "kwargs")
-            row = parse_row(record, where)
-            found = (row, resolve_row(row, self.mode))
+            record, unknown = self._known_only(record)
+            if unknown and not record["instruction_id_list"]:  # nothing a checker knows: the rest still checked
+                row = replace(parse_row({**record, "instruction_id_list": [_ANY_ID], "kwargs": [{}]}, where),
+                              instruction_id_list=(), kwargs=())
+                found = Prepared(row, [], unknown)
+            else:
+                row = parse_row(record, where)
+                found = Prepared(row, resolve_row(row, self.mode), unknown)
             if len(self._rows) < 100_000:
                 self._rows[memo] = found
         return found
 
-    def _keyed(self, item: dict, where: Source) -> tuple[Row, list[dict]]:
+    def _known_only(self, record: dict) -> tuple[dict, tuple[tuple[int, str], ...]]:
+        """With ``unknown_ids="zero"``: the record without the ids no checker knows, and where
+        they stood."""
+        ids, kwargs = record.get("instruction_id_list"), record.get("kwargs")
+        if self.unknown_ids != "zero" or not isinstance(ids, list) or not isinstance(kwargs, list) or \
+                len(ids) != len(kwargs):
+            return record, ()
+        unknown = tuple((n, iid) for n, iid in enumerate(ids) if isinstance(iid, str) and iid not in REGISTRY)
+        if not unknown:
+            return record, ()
+        gone = {n for n, _ in unknown}
+        return {**record, "instruction_id_list": [i for n, i in enumerate(ids) if n not in gone],
+                "kwargs": [k for n, k in enumerate(kwargs) if n not in gone]}, unknown
+
+    def _keyed(self, item: dict, where: Source) -> Prepared:
         if "key" not in item:
             raise where.error("an item needs instruction_id_list (with kwargs and language) or the key of a row of "
                               "the dataset loaded with --data", "instruction_id_list")
@@ -123,12 +164,12 @@ class RewardScorer:
                               "key")
         memo = f"\x00{rows[0].id}"
         if memo not in self._rows:
-            self._rows[memo] = (rows[0], resolve_row(rows[0], self.mode))
+            self._rows[memo] = Prepared(rows[0], resolve_row(rows[0], self.mode))
         return self._rows[memo]
 
-    def verdict(self, row: Row, args: list[dict], response: Any, where: Source | None = None,
-                key: Any = None) -> RowScore:
+    def verdict(self, prepared: Prepared, response: Any, where: Source | None = None, key: Any = None) -> RowScore:
         """The answer's verdicts and reward (under the item's own ``key`` where it gave one)."""
+        row, args = prepared.row, prepared.args
         text = answer_text(response)
         if text is not None and self.max_answer_chars is not None and len(text) > self.max_answer_chars:
             raise (where or Source("answer", None)).error(
@@ -136,6 +177,13 @@ class RewardScorer:
         if text is not None and self.strip_reasoning:
             text = split_reasoning(text).answer
         score = score_row(row, text, self.mode, args)
+        for n, iid in prepared.unknown:  # back in their places, not followed
+            score.instruction_id_list.insert(n, iid)
+            score.strict.insert(n, False)
+            score.loose.insert(n, False)
+            score.explanations.insert(n, _not_followed(iid))
+        if prepared.unknown:
+            score.prompt_strict = score.prompt_loose = False
         score.reward = reward_of(score.strict, score.loose, self.reward)
         if key is not None:
             score.key = key
@@ -145,8 +193,7 @@ class RewardScorer:
         out = []
         for index, item in enumerate(items):
             source = Source(where, index + 1)
-            row, args = self.row(item, source)
-            out.append(self.verdict(row, args, item.get("response"), source, item.get("key")))
+            out.append(self.verdict(self.row(item, source), item.get("response"), source, item.get("key")))
         return out
 
 
@@ -158,10 +205,11 @@ def _json_field(text: str, where: Source, name: str) -> Any:
 
 
 def score_batch(items: Iterable[dict], *, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
-                strip_reasoning: bool = True, data: str | Path | None = None) -> list[RowScore]:
+                strip_reasoning: bool = True, data: str | Path | None = None,
+                unknown_ids: str = "error") -> list[RowScore]:
     """Verdicts for items ``{language, instruction_id_list, kwargs, response}`` (or ``{key,
     response}`` with ``data``), in order."""
-    return RewardScorer(scoring, reward, strip_reasoning, data).score(items)
+    return RewardScorer(scoring, reward, strip_reasoning, data, unknown_ids=unknown_ids).score(items)
 
 
 def legacy_think(think: str | None, strip_reasoning: bool) -> bool:
@@ -172,4 +220,5 @@ def legacy_think(think: str | None, strip_reasoning: bool) -> bool:
     return _choice(think, ("strip", "keep"), "think") == "strip"
 
 
-__all__ = ["REWARDS", "RewardScorer", "answer_text", "legacy_think", "reward_of", "score_batch"]
+__all__ = ["REWARDS", "UNKNOWN_IDS", "Prepared", "RewardScorer", "answer_text", "legacy_think", "reward_of",
+           "score_batch"]
