@@ -29,8 +29,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
     t.add_argument("folder", help="the build folder (one per language)")
     t.add_argument("--lang", required=True, help="the target language (a profile code, e.g. hi)")
     t.add_argument("--source", default="hub", help="the English rows: 'hub' (the en split), 'beyond' (the "
-                   "bundled English prompts for the numbers/units/romanised instructions), a local copy of the "
-                   "hub's layout, or a JSONL/JSON/Parquet file")
+                   "bundled English prompts for the numbers/units/romanised instructions), 'ifbench:PATH' (IFBench's "
+                   "test file), 'open-instruct:PATH' (open-instruct's RL-training rows, or NeMo Gym's), a local copy "
+                   "of the hub's layout, or a JSONL/JSON/Parquet file")
     t.add_argument("--protect", choices=("inline", "placeholder"), help="how the words a constraint is about "
                    "reach the engine: inline (the paper's method: the translated keyword written into the English "
                    "prompt, found and checked after translation) or placeholder (an opaque {{N}} put back "

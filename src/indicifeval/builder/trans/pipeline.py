@@ -25,6 +25,7 @@ from indicifeval.builder.trans.source import INSTRUCTION_LISTS
 from indicifeval.builder.trans.translator import translator
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import load_dataset, write_rows_jsonl
+from indicifeval.dataset.foreign import SUITE_SOURCES, read_suite_rows
 from indicifeval.languages import get_profile
 from indicifeval.runs.backends import Backend
 from indicifeval.runs.backends.spec import ModelSpec
@@ -58,11 +59,18 @@ class TransSettings:
 
 
 def _source_file(build: BuildFolder, source: str | Path) -> Path:
-    """The English rows as a file: a JSONL/JSON/Parquet file as it is; the hub or a local copy
-    of its layout read once into the build folder (so later runs see the same input)."""
+    """The English rows as a file: a JSONL/JSON/Parquet file as it is; another suite's file
+    (``ifbench:PATH``, ``open-instruct:PATH``: IFBench's test file, open-instruct's RL-training
+    rows or NeMo Gym's) or the hub (or a local copy of its layout) read once into the build
+    folder as rows, so later runs see the same input."""
     path = Path(str(source))
     if str(source) == "beyond":  # the English prompts for the instructions beyond the paper
         return Path(str(resources.files("indicifeval.builder.trans").joinpath(beyond.SOURCE)))
+    suite, sep, given = str(source).partition(":")
+    if sep and suite in SUITE_SOURCES:
+        out = build.folder / SOURCE_COPY
+        write_rows_jsonl(out, read_suite_rows(given, suite))
+        return out
     if str(source) != "hub" and path.is_file():
         return path
     dataset = load_dataset("trans", "en", source)
