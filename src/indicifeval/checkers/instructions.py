@@ -34,6 +34,16 @@ def categories() -> dict[str, tuple[str, ...]]:
     return {name: tuple(ids) for name, ids in table.items() if ids}
 
 
+def availability(suite: str | None = None) -> dict[str, dict[str, str | None]]:
+    """For every instruction (of ``suite``), in every profiled language: None where the language
+    defines it, else the one line that says why not (docs/scoring.md's table)."""
+    from indicifeval.languages import get_profile, list_languages
+
+    profiles = [get_profile(code) for code in list_languages()]
+    return {iid: {p.code: spec.unavailable(p, paper=False) for p in profiles}
+            for iid, spec in sorted(REGISTRY.items()) if suite is None or spec.suite == suite}
+
+
 def available_ids(profile) -> tuple[str, ...]:
     """The instructions a language's rows may ask for in fixed mode: the 25, and those beyond
     the paper whose data its profile has (numerals, units, romanised words)."""

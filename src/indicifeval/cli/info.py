@@ -26,7 +26,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "blank lines): how much of it is identified as the language")
     p.set_defaults(handler=languages)
     p = add_parser(sub, "instructions",
-                   description="The instruction ids, their paper category (Table 3) and their kwargs.")
+                   description="The instruction ids, their suite, their category (the paper's Table 3 for IFEval's) "
+                   "and their kwargs; with --where, the languages each is defined in and why not elsewhere.")
+    p.add_argument("--suite", choices=("ifeval", "beyond", "open-instruct", "ifbench"),
+                   help="only this suite's instructions (default: all)")
+    p.add_argument("--where", action="store_true",
+                   help="the languages where each instruction is defined, and, where it is not, why (one line)")
+    p.add_argument("--markdown", action="store_true", help="print a Markdown table (the one docs/scoring.md holds)")
     p.set_defaults(handler=instructions)
 
 
@@ -139,13 +145,32 @@ def instructions(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from indicifeval.checkers import REGISTRY
+    from indicifeval.checkers.instructions import availability
     from indicifeval.cli.output import console
     from indicifeval.scoring.categories import CATEGORY_OF
 
+    ids = sorted((i for i in REGISTRY if args.suite is None or REGISTRY[i].suite == args.suite),
+                 key=lambda i: (CATEGORY_OF[i], i))
+    where = availability(args.suite) if args.where else {}
+    header = ["id", "suite", "category", "kwargs"] + (["defined in", "not defined, because"] if args.where else [])
+    rows = []
+    for iid in ids:
+        row = [iid, REGISTRY[iid].suite, CATEGORY_OF[iid], ", ".join(p.name for p in REGISTRY[iid].params)]
+        if args.where:
+            missing = {code: why for code, why in where[iid].items() if why}
+            defined = [code for code, why in where[iid].items() if not why]
+            row += ["all 15" if not missing else ", ".join(defined) or "none",
+                    "; ".join(sorted(set(missing.values()))) if missing else ""]
+        rows.append(row)
+    if args.markdown:
+        print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
+        for row in rows:
+            print("| " + " | ".join(f"`{c}`" if n == 0 else c.replace("|", "\\|") for n, c in enumerate(row)) + " |")
+        return 0
     table = Table(title="Instructions")
-    for col in ("id", "category", "kwargs"):
-        table.add_column(col)
-    for iid in sorted(REGISTRY, key=lambda i: (CATEGORY_OF[i], i)):
-        table.add_row(iid, CATEGORY_OF[iid], ", ".join(p.name for p in REGISTRY[iid].params))
+    for col in header:
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
     return 0
