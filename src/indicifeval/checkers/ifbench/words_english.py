@@ -159,6 +159,10 @@ def _lexicon(profile: LanguageProfile) -> tuple[frozenset[str], frozenset[str], 
             frozenset(profile.word_list("not_verbs") or ()))
 
 
+# a word these follow is their subject, not an imperative ("Love is", "Change can")
+_SUBJECT_OF = frozenset("is are was were has have had can could will would shall should may might must 's".split())
+
+
 def _stems(word: str) -> list[str]:
     """The base forms a regular inflection of ``word`` may come from (made -> mak, make)."""
     out = []
@@ -174,16 +178,19 @@ def _stems(word: str) -> list[str]:
 
 
 def is_verb(word: str, after: str, profile: LanguageProfile) -> bool:
-    """Whether an answer's first token is a verb: in the lexicon as a base or irregular form, a
-    regular inflection of a base form, or a longer -ing word (a participle: "Whirring and
-    pulsing..."); never a label ("Note:") nor a word the profile lists as no verb."""
+    """Whether an answer's first token is a verb: a longer -ing word (a participle: "Whirring and
+    pulsing..."), or a base or irregular form in the lexicon, or a regular inflection of a base
+    form, unless an auxiliary follows it ("Love is"); never a label ("Note:") nor a word the
+    profile lists as no verb."""
     verbs, forms, not_verbs = _lexicon(profile)
     w = word.lower()
     if after == ":" or w in not_verbs or not w.isalpha():
         return False
-    if w in verbs or w in forms or any(stem in verbs for stem in _stems(w)):
+    if w.endswith("ing") and len(w) >= 6:
         return True
-    return w.endswith("ing") and len(w) >= 6
+    if after.lower() in _SUBJECT_OF:
+        return False  # the subject of what follows ("Love is patient")
+    return w in verbs or w in forms or any(stem in verbs for stem in _stems(w))
 
 
 def start_verb(text: str, profile: LanguageProfile) -> Verdict:
