@@ -62,9 +62,13 @@ def sign_letter(sign: str) -> str:
 
 
 def first_letter(word: str) -> str:
-    """The letter a word starts with: its first code point after canonical decomposition, so that
-    a nukta form counts as its base letter (ज़ is ज, as dictionaries order it) and Urdu's آ as ا."""
-    return unicodedata.normalize("NFD", word[:4])[:1] if word else ""
+    """The letter a word starts with, a nukta or Arabic mark on it left off, so that ज़ counts as ज
+    (as dictionaries order it) and Urdu's آ as ا; a letter whose decomposition is two letters (ஔ)
+    stays whole."""
+    if not word:
+        return ""
+    parts = unicodedata.normalize("NFD", word[0])
+    return parts[0] if all(unicodedata.combining(ch) for ch in parts[1:]) else word[0]
 
 
 def aksharas(word: str) -> list[str]:
