@@ -88,6 +88,20 @@ ARGS = {
     "startend:quotation": {},
     "combination:two_responses": {},
     "combination:repeat_prompt": {"prompt_to_repeat": "किताब पढ़ो"},
+    # IFBench's words:* (fixed mode)
+    "words:alphabet": {},
+    "words:vowel": {},
+    "words:consonants": {},
+    "words:palindrome": {},
+    "words:prime_lengths": {},
+    "words:start_verb": {},
+    "words:repeats": {"small_n": 2},
+    "words:odd_even_syllables": {},
+    "words:last_first": {},
+    "words:paragraph_last_first": {},
+    "words:no_consecutive": {},
+    "words:keywords_specific_position": {"keyword": "किताब", "n": 2, "m": 3},
+    "words:words_position": {"keyword": "किताब"},
 }
 
 

@@ -58,6 +58,20 @@ KWARGS = {
     "units:metric": {},
     "units:imperial": {},
     "language:romanized": {},
+    # IFBench's words:*, with keywords whose vowel signs decompose
+    "words:alphabet": {},
+    "words:vowel": {},
+    "words:consonants": {},
+    "words:palindrome": {},
+    "words:prime_lengths": {},
+    "words:start_verb": {},
+    "words:repeats": {"small_n": 1},
+    "words:odd_even_syllables": {},
+    "words:last_first": {},
+    "words:paragraph_last_first": {},
+    "words:no_consecutive": {},
+    "words:keywords_specific_position": {"keyword": "কো", "n": 1, "m": 1},
+    "words:words_position": {"keyword": "கொ"},
 }
 assert set(KWARGS) == set(INSTRUCTION_IDS)
 

@@ -46,6 +46,20 @@ KWARGS = {
     "units:metric": {},
     "units:imperial": {},
     "language:romanized": {},
+    # IFBench's words:* (fixed mode; where the language's profile defines them)
+    "words:alphabet": {},
+    "words:vowel": {},
+    "words:consonants": {},
+    "words:palindrome": {},
+    "words:prime_lengths": {},
+    "words:start_verb": {},
+    "words:repeats": {"small_n": 2},
+    "words:odd_even_syllables": {},
+    "words:last_first": {},
+    "words:paragraph_last_first": {},
+    "words:no_consecutive": {},
+    "words:keywords_specific_position": {"keyword": "नमस्ते", "n": 2, "m": 1},
+    "words:words_position": {"keyword": "நமஸ்தே"},
 }
 assert set(KWARGS) == set(INSTRUCTION_IDS)
 IDS = list(INSTRUCTION_IDS)
