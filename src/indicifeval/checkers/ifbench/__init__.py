@@ -2,3 +2,9 @@
 following, in its seven groups (count, ratio, words, sentence, format, custom, repeat). Same ids
 and kwargs names as the reference; our own code, language-aware through the profiles. Fixed
 mode only; importing the package registers them."""
+
+from indicifeval.checkers.ifbench import (  # noqa: F401  (imported for registration)
+    format_answer,
+    format_lines,
+    format_marks,
+)
