@@ -24,6 +24,10 @@ _STAR_BULLET = regex.compile(r"[^\S\n]*\*(?!\*)[^\S\n]*\S")
 _DASH_ITEM = regex.compile(r"[^\S\n]*-[^\S\n]*\S")
 
 
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _show(line: str) -> str:
     line = line.strip()
     return repr(line[:_SHOWN] + ("…" if len(line) > _SHOWN else ""))
@@ -54,13 +58,13 @@ def line_indent(view: TextView, args: dict, rules: Rules):
         widths = [len(line) - len(line.lstrip(" ")) for line in lines]
     else:
         if len(lines) < 2:
-            return False, f"{len(lines)} line, needed stairs of at least 2"
+            return False, f"{_n(len(lines), 'line')}, needed stairs of at least 2"
         widths = [_indent(line) for line in lines]
     for i in range(1, len(lines)):
         if widths[i] <= widths[i - 1]:
             return False, (f"line {i + 1} is indented {widths[i]}, not more than line {i} ({widths[i - 1]}): "
                            f"{_show(lines[i])}")
-    return True, f"{len(lines)} lines, each indented more than the one before"
+    return True, f"{_n(len(lines), 'line')}, each indented more than the one before"
 
 
 # -- a list with a given marker ----------------------------------------------------------------------
@@ -84,7 +88,7 @@ def marked_list(view: TextView, args: dict, rules: Rules):
 
     marker = nfc(sep)
     n = sum(1 for line in view.nfc.split("\n") if line.lstrip().startswith(marker))
-    return n >= 2, f"{n} lines start with {sep!r}, needed at least 2"
+    return n >= 2, f"{_n(n, 'line')} starting with {sep!r}, needed at least 2"
 
 
 # -- one word a line ---------------------------------------------------------------------------------
@@ -96,14 +100,14 @@ def newline(view: TextView, args: dict, rules: Rules):
         value = view.text.translate(_DELETE_ASCII_PUNCTUATION).strip()
         lines = sum(1 for line in value.split("\n") if line)
         words = len(value.split())
-        return lines == words, f"{words} words on {lines} lines, needed one word a line"
+        return lines == words, f"{_n(words, 'word')} on {_n(lines, 'line')}, needed one word a line"
     words = 0
     for i, line in enumerate(view.nfc.split("\n")):
         tokens = [t for t in line.split() if _HAS_WORD.search(t)]
         if len(tokens) > 1:
             return False, f"line {i + 1} has {len(tokens)} words: {_show(line)}"
         words += len(tokens)
-    return words > 0, f"{words} words, one a line" if words else "no word"
+    return words > 0, f"{_n(words, 'word')}, one a line" if words else "no word"
 
 
 # -- sentences, then bullets ---------------------------------------------------------------------------
@@ -118,7 +122,7 @@ def _no_bullets_bullets_reference(text: str):
         if line.strip().startswith("*"):
             counting = False
             if sentences < 2:
-                return False, f"{sentences} sentences before the first bullet, needed at least 2"
+                return False, f"{_n(sentences, 'sentence')} before the first bullet, needed at least 2"
             bullets += 1
         elif counting:
             counting = sent_tokenize_en(line.strip())
@@ -127,7 +131,7 @@ def _no_bullets_bullets_reference(text: str):
             return False, f"line {i + 1} after the bullets is no '*' bullet: {_show(line)}"
         else:
             return False, f"line {i + 1} follows a blank line before the bullets: {_show(line)}"
-    return bullets >= 2, f"{sentences} sentences, then {bullets} bullets (needed at least 2)"
+    return bullets >= 2, f"{_n(sentences, 'sentence')}, then {_n(bullets, 'bullet')} (needed at least 2)"
 
 
 @checker("format:no_bullets_bullets", category="Format", table_row=244, fixed_only=True, suite=_SUITE,
@@ -144,7 +148,7 @@ def no_bullets_bullets(view: TextView, args: dict, rules: Rules):
             if not bullets:
                 sentences = rules.count_sentences("\n".join(prose))
                 if sentences < 2:
-                    return False, f"{sentences} sentences before the first bullet, needed at least 2"
+                    return False, f"{_n(sentences, 'sentence')} before the first bullet, needed at least 2"
             bullets += 1
         elif not bullets:
             prose.append(line)
@@ -152,7 +156,7 @@ def no_bullets_bullets(view: TextView, args: dict, rules: Rules):
             return False, f"line {i + 1} after the bullets is no '*' bullet: {_show(line)}"
     if not bullets:
         return False, "no '*' bullet point"
-    return bullets >= 2, f"{sentences} sentences, then {bullets} bullets (needed at least 2)"
+    return bullets >= 2, f"{_n(sentences, 'sentence')}, then {_n(bullets, 'bullet')} (needed at least 2)"
 
 
 # -- bullets with sub-bullets ----------------------------------------------------------------------------
@@ -165,7 +169,7 @@ def sub_bullets(view: TextView, args: dict, rules: Rules):
         for i, piece in enumerate(pieces[1:], 1):
             if "-" not in piece:
                 return False, f"no '-' after '*' number {i}: {_show('*' + piece)}"
-        return True, f"a '-' after each of the {len(pieces) - 1} '*'"
+        return True, f"a '-' after each '*' ({len(pieces) - 1})"
     bullets, pending = 0, ""  # the bullet still waiting for a sub-bullet
     for line in view.nfc.split("\n"):
         if _STAR_BULLET.match(line):
@@ -178,7 +182,7 @@ def sub_bullets(view: TextView, args: dict, rules: Rules):
         return False, f"bullet {bullets} has no '-' sub-bullet: {_show(pending)}"
     if not bullets:
         return False, "no '*' bullet point"
-    return True, f"each of {bullets} bullets has a '-' sub-bullet"
+    return True, f"each of {_n(bullets, 'bullet')} has a '-' sub-bullet"
 
 
 # -- no whitespace -----------------------------------------------------------------------------------------

@@ -18,6 +18,10 @@ from indicifeval.text.sentences import split_sentences
 _SUITE = "ifbench"
 _SHOWN = 40  # characters of the answer an explanation quotes
 
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
 # -- emoji -----------------------------------------------------------------------------------------
 # One character the `emoji` package calls an emoji (emoji.is_emoji): Unicode's Emoji property less
 # the keycap bases # * 0-9 and the lone regional indicators (a flag is two of them).
@@ -30,6 +34,10 @@ _LEADING = regex.compile(r"[\p{P}\s]*")
 _GRAPHEME = regex.compile(r"\X")
 _DELETE_ASCII_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _CLUSTER_SPAN = 32  # no emoji sequence is longer (a family of four with skin tones is 19)
+
+
+def _all_end(n: int) -> str:
+    return "the one sentence ends with an emoji" if n == 1 else f"all {n} sentences end with an emoji"
 
 
 def _is_emoji_char(ch: str) -> bool:
@@ -71,7 +79,7 @@ def _emoji_reference(text: str):
             if following and _is_emoji_char(following[0]):
                 continue
         return False, f"sentence {i + 1} of {len(sentences)} ends without an emoji: …{stripped[-_SHOWN:]!r}"
-    return True, f"all {len(sentences)} sentences end with an emoji"
+    return True, _all_end(len(sentences))
 
 
 @checker("format:emoji", category="Format", table_row=240, fixed_only=True, suite=_SUITE)
@@ -88,7 +96,7 @@ def emoji(view: TextView, args: dict, rules: Rules):
         if i + 1 < len(sentences) and _is_emoji(_first_grapheme(sentences[i + 1])):
             continue  # the emoji came after the sentence's danda or full stop
         return False, f"sentence {i + 1} of {len(sentences)} ends without an emoji: …{sentence[-_SHOWN:]!r}"
-    return True, f"all {len(sentences)} sentences end with an emoji"
+    return True, _all_end(len(sentences))
 
 
 # -- nested brackets ---------------------------------------------------------------------------------
@@ -103,7 +111,7 @@ def parentheses(view: TextView, args: dict, rules: Rules):
     bracket closes after the open ones reached 5 levels; a bracket that closes none of them
     starts the count again."""
     levels: list[str] = []
-    depth = deepest = 0  # since the last mismatch; in the whole answer
+    depth = deepest = closed = 0  # since the last mismatch; opened and closed in the whole answer
     for m in _BRACKET.finditer(view.text):
         char = m.group(0)
         if char in "([{":
@@ -114,9 +122,11 @@ def parentheses(view: TextView, args: dict, rules: Rules):
             levels.pop()
             if depth >= _MIN_BRACKETS:
                 return True, f"brackets nested {depth} levels deep, and closed (at character {m.start() + 1})"
+            closed = max(closed, depth)
         else:
             levels, depth = [], 0
-    return False, f"brackets nested at most {deepest} levels deep and closed, needed {_MIN_BRACKETS}"
+    return False, (f"a bracket closed inside {_n(closed, 'level')} at most (opened up to {deepest}), "
+                   f"needed {_MIN_BRACKETS}")
 
 
 # -- nested quotes -------------------------------------------------------------------------------------
@@ -145,7 +155,7 @@ def _quotes_reference(text: str):
         if levels and char == levels[-1]:
             levels.pop()
             if reached - len(levels) >= _MIN_QUOTES:
-                return True, f"quotes nested {reached} levels deep, alternating \" and '"
+                return True, f"quotes nested {_n(reached, 'level')} deep, alternating \" and '"
         else:
             levels.append(char)
             reached = max(reached, len(levels))
@@ -168,12 +178,12 @@ def quotes(view: TextView, args: dict, rules: Rules):
             depth = levels.pop()[1] + 1
             deepest = max(deepest, depth)
             if depth >= _MIN_QUOTES:
-                return True, f"quotes nested {depth} levels deep, alternating double and single"
+                return True, f"quotes nested {_n(depth, 'level')} deep, alternating double and single"
             if levels and levels[-1][0] != kind:
                 levels[-1][1] = max(levels[-1][1], depth)
         elif char not in _CLOSING:
             levels.append([kind, 0])
-    return False, f"quotes nested {deepest} levels deep, alternating double and single; needed {_MIN_QUOTES}"
+    return False, f"quotes nested {_n(deepest, 'level')} deep, alternating double and single; needed {_MIN_QUOTES}"
 
 
 # -- quoted phrases and their explanations -----------------------------------------------------------
@@ -194,7 +204,7 @@ def _quote_unquote_reference(text: str):
     stripped = value.strip(_PUNCTUATION_BUT_DOUBLE_QUOTE)
     if stripped and stripped[-1] == '"':
         return False, f"the answer ends with a quoted phrase: …{stripped[-_SHOWN:]!r}"
-    return True, f"{value.count(chr(34)) // 2} quoted phrases, none last and none next to another"
+    return True, f"{_n(value.count(chr(34)) // 2, 'quoted phrase')}, none last and none next to another"
 
 
 @checker("format:quote_unquote", category="Format", table_row=249, fixed_only=True, suite=_SUITE)
@@ -224,7 +234,7 @@ def quote_unquote(view: TextView, args: dict, rules: Rules):
         return False, f"the answer ends with a quoted phrase: …{text[-_SHOWN:]!r}"
     if not phrases:
         return True, "no quoted phrase (nothing to explain)"
-    return True, f"each of {phrases} quoted phrases is followed by unquoted text"
+    return True, f"each of {_n(phrases, 'quoted phrase')} is followed by unquoted text"
 
 
 # -- an HTML-italic thesis ----------------------------------------------------------------------------
