@@ -112,26 +112,29 @@ def newline(view: TextView, args: dict, rules: Rules):
 
 # -- sentences, then bullets ---------------------------------------------------------------------------
 def _no_bullets_bullets_reference(text: str):
-    """IFBench's check: lines until the first '*' line hold at least 2 Punkt sentences (a blank
-    line among them ends the count there), then only '*' lines, at least 2."""
+    """IFBench's check: lines until the first '*' line hold at least 2 Punkt sentences, then only
+    '*' lines, at least 2. Its loop counted the sentences of each line and failed a line after a
+    line without any (a blank one); so only the line before the first bullet may be blank, and
+    the count is needed only up to 2 (a line with text holds at least one sentence)."""
     from indicifeval.text.punkt_en import sent_tokenize_en
 
-    counting: bool | list[str] = True  # the sentences of the last line, or True before the first
-    sentences = bullets = 0
-    for i, line in enumerate(text.split("\n")):
-        if line.strip().startswith("*"):
-            counting = False
-            if sentences < 2:
-                return False, f"{_n(sentences, 'sentence')} before the first bullet, needed at least 2"
-            bullets += 1
-        elif counting:
-            counting = sent_tokenize_en(line.strip())
-            sentences += len(counting)
-        elif bullets:
-            return False, f"line {i + 1} after the bullets is no '*' bullet: {_show(line)}"
-        else:
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip().startswith("*")), None)
+    if first is None:
+        return False, "no '*' bullet point"
+    sentences = 0
+    for i, line in enumerate(lines[:first]):
+        if i and not lines[i - 1].strip():
             return False, f"line {i + 1} follows a blank line before the bullets: {_show(line)}"
-    return bullets >= 2, f"{_n(sentences, 'sentence')}, then {_n(bullets, 'bullet')} (needed at least 2)"
+        if sentences < 2:
+            sentences += len(sent_tokenize_en(line.strip()))
+    if sentences < 2:
+        return False, f"{_n(sentences, 'sentence')} before the first bullet, needed at least 2"
+    for i in range(first + 1, len(lines)):
+        if not lines[i].strip().startswith("*"):
+            return False, f"line {i + 1} after the bullets is no '*' bullet: {_show(lines[i])}"
+    bullets = len(lines) - first
+    return bullets >= 2, f"at least 2 sentences, then {_n(bullets, 'bullet')} (needed at least 2)"
 
 
 @checker("format:no_bullets_bullets", category="Format", table_row=244, fixed_only=True, suite=_SUITE,
