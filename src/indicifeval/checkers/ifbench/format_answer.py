@@ -16,7 +16,7 @@ import regex
 from indicifeval.checkers.registry import Param, all_but, checker
 from indicifeval.checkers.rules import Rules, TextView
 from indicifeval.languages import LanguageProfile
-from indicifeval.text.normalize import collapse
+from indicifeval.text.normalize import collapse, match_key
 from indicifeval.text.paragraphs import strip_edges
 
 _SUITE = "ifbench"
@@ -55,7 +55,9 @@ def _sample_options(rng, profile: LanguageProfile, drawn: dict) -> str:
 
 
 def _option_key(text: str) -> str:
-    return collapse(strip_edges(text))
+    """Compared as phrases are: case-folded, joiners removed, whitespace runs one space; without
+    the punctuation and symbols at its edges (हाँ। is हाँ, (ख) is ख). Not cached: it is the answer."""
+    return " ".join(match_key(strip_edges(text)).split())
 
 
 @checker(
