@@ -73,7 +73,9 @@ _SEPARATORS = ("...", "SEPARATOR", "!?!?", "-")  # IFBench's
 
 @checker(
     "format:list",
-    Param("sep", "str", role="copy_of_prompt", copy_of="phrase", sample=lambda rng, p, drawn: rng.choice(_SEPARATORS)),
+    # the marker the description quotes: a Trans pipeline carries it as the prompt shows it
+    Param("sep", "str", role="copy_of_prompt", copy_of="phrase", lexical=True,
+          sample=lambda rng, p, drawn: rng.choice(_SEPARATORS)),
     category="Format", table_row=242, fixed_only=True, suite=_SUITE,
 )
 def marked_list(view: TextView, args: dict, rules: Rules):
