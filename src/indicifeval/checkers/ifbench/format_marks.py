@@ -22,6 +22,7 @@ _SHOWN = 40  # characters of the answer an explanation quotes
 def _n(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
+
 # -- emoji -----------------------------------------------------------------------------------------
 # One character the `emoji` package calls an emoji (emoji.is_emoji): Unicode's Emoji property less
 # the keycap bases # * 0-9 and the lone regional indicators (a flag is two of them).
