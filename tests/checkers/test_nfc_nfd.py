@@ -72,6 +72,21 @@ KWARGS = {
     "words:no_consecutive": {},
     "words:keywords_specific_position": {"keyword": "কো", "n": 1, "m": 1},
     "words:words_position": {"keyword": "கொ"},
+    # IFBench format:* (fixed mode; title_case only where the script has capital letters)
+    "format:emoji": {},
+    "format:line_indent": {},
+    "format:newline": {},
+    "format:no_bullets_bullets": {},
+    "format:no_whitespace": {},
+    "format:output_template": {},
+    "format:parentheses": {},
+    "format:quote_unquote": {},
+    "format:quotes": {},
+    "format:sub-bullets": {},
+    "format:thesis": {},
+    "format:title_case": {},
+    "format:list": {"sep": "কো"},
+    "format:options": {"options": "বোন/ମୋ"},
 }
 assert set(KWARGS) == set(INSTRUCTION_IDS)
 

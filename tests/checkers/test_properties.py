@@ -60,6 +60,21 @@ KWARGS = {
     "words:no_consecutive": {},
     "words:keywords_specific_position": {"keyword": "नमस्ते", "n": 2, "m": 1},
     "words:words_position": {"keyword": "நமஸ்தே"},
+    # IFBench format:* (fixed mode; title_case only where the script has capital letters)
+    "format:emoji": {},
+    "format:line_indent": {},
+    "format:newline": {},
+    "format:no_bullets_bullets": {},
+    "format:no_whitespace": {},
+    "format:output_template": {},
+    "format:parentheses": {},
+    "format:quote_unquote": {},
+    "format:quotes": {},
+    "format:sub-bullets": {},
+    "format:thesis": {},
+    "format:title_case": {},
+    "format:list": {"sep": "..."},
+    "format:options": {"options": "हाँ/नहीं/शायद"},
 }
 assert set(KWARGS) == set(INSTRUCTION_IDS)
 IDS = list(INSTRUCTION_IDS)

@@ -3,5 +3,10 @@ following, in its seven groups (count, ratio, words, sentence, format, custom, r
 and kwargs names as the reference; our own code, language-aware through the profiles. Fixed
 mode only; importing the package registers them."""
 
-import indicifeval.checkers.ifbench.words_letters  # noqa: F401  (registers words:alphabet, :vowel...)
-import indicifeval.checkers.ifbench.words_order  # noqa: F401  (registers words:repeats, :last_first...)
+from indicifeval.checkers.ifbench import (  # noqa: F401  (imported for registration)
+    format_answer,
+    format_lines,
+    format_marks,
+    words_letters,
+    words_order,
+)
