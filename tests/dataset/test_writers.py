@@ -48,3 +48,21 @@ def test_a_split_whose_keys_mix_numbers_and_text_is_written_with_text_keys(tmp_p
     write_hub_layout(tmp_path / "hub", mixed)
     back = load_dataset("trans", "hi", tmp_path / "hub").rows
     assert sorted(str(r.key) for r in back) == sorted(str(r.key) for r in mixed)
+
+
+def test_another_suites_kwargs_are_kept_in_the_hub_layout_and_an_ifeval_release_is_as_it_was(tmp_path):
+    """IFEval rows keep the hub's 24 kwarg names, no more; rows of another suite carry their own
+    names after them (IFBench's ``options``, float ``percentage``...), and read back as written."""
+    pytest.importorskip("pyarrow")
+    from indicifeval.checkers import KWARG_NAMES
+    from indicifeval.dataset import hub_record, load_rows, write_hub_layout
+    from indicifeval.dataset.writers import kwarg_names
+
+    ifeval = [r for r in load_rows("sample") if r.language == "hi"][:2]
+    assert kwarg_names(ifeval) == KWARG_NAMES and list(hub_record(ifeval[0])["kwargs"][0]) == list(KWARG_NAMES)
+    others = [r for r in load_rows("sample-ifbench") if r.language == "hi" and any(kw for kw in r.kwargs)][:3]
+    assert others and set(kwarg_names(others)) > set(KWARG_NAMES)
+    write_hub_layout(tmp_path / "hub", [*ifeval, *others])
+    back = {r.key: r for r in load_rows(tmp_path / "hub")}
+    for row in [*ifeval, *others]:
+        assert back[row.key].kwargs == row.kwargs and back[row.key].instruction_id_list == row.instruction_id_list

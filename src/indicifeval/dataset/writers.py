@@ -17,6 +17,7 @@ from indicifeval.dataset.hub_layout import configs
 from indicifeval.records import Row
 
 _INT_KINDS = {"int"}
+_FLOAT_KINDS = {"float"}
 _LIST_KINDS = {"strlist"}
 
 
@@ -33,10 +34,21 @@ def _kwarg_kinds() -> dict[str, str]:
     return kinds
 
 
-def hub_record(row: Row) -> dict:
-    """A row as the hub serves it: every kwarg dict with all 24 names, the unused ones null."""
+def kwarg_names(rows: Iterable[Row]) -> tuple[str, ...]:
+    """The kwarg names a file of ``rows`` carries: IFEval's 24 (as the hub serves them), then, in
+    name order, those of any other suite's instructions the rows ask for (IFBench's ``N``,
+    ``options``...), so a release of IFEval rows is as it always was."""
+    extra = {p.name for row in rows for iid in row.instruction_id_list if iid in REGISTRY
+             for p in REGISTRY[iid].params} - set(KWARG_NAMES)
+    return (*KWARG_NAMES, *sorted(extra))
+
+
+def hub_record(row: Row, names: tuple[str, ...] | None = None) -> dict:
+    """A row as the hub serves it: every kwarg dict with all the kwarg names (``kwarg_names``:
+    IFEval's 24 and any of the row's own), the unused ones null."""
+    names = names or kwarg_names([row])
     return {"key": row.key, "prompt": row.prompt, "instruction_id_list": list(row.instruction_id_list),
-            "kwargs": [{name: kw.get(name) for name in KWARG_NAMES} for kw in row.kwargs],
+            "kwargs": [{name: kw.get(name) for name in names} for kw in row.kwargs],
             "tags": list(row.tags), "resp_lang": row.resp_lang}
 
 
@@ -58,15 +70,17 @@ def _schema():
         kind = kinds.get(name, "str")
         if kind in _INT_KINDS:
             return pa.int64()
+        if kind in _FLOAT_KINDS:
+            return pa.float64()
         if kind in _LIST_KINDS:
             return pa.list_(pa.string())
         return pa.string()
 
     key_type = pa.string()
-    return lambda keys_are_ints: pa.schema([
+    return lambda keys_are_ints, names: pa.schema([
         ("key", pa.int64() if keys_are_ints else key_type), ("prompt", pa.string()),
         ("instruction_id_list", pa.list_(pa.string())),
-        ("kwargs", pa.list_(pa.struct([(n, kind_type(n)) for n in KWARG_NAMES]))),
+        ("kwargs", pa.list_(pa.struct([(n, kind_type(n)) for n in names]))),
         ("tags", pa.list_(pa.string())), ("resp_lang", pa.string()),
     ])
 
@@ -88,13 +102,15 @@ def write_hub_layout(folder: str | Path, rows: Iterable[Row], name: str = "Indic
         by_split.setdefault((row.subset, row.language), []).append(row)
     names = configs()
     schema = _schema()
+    kwargs_of = kwarg_names([r for split in by_split.values() for r in split])  # one schema for every file
     staged = StagedFiles(folder)
     with staged:
         for (subset, lang), split_rows in sorted(by_split.items()):
             ints = all(isinstance(r.key, int) and not isinstance(r.key, bool) for r in split_rows)
             # a split whose keys mix numbers and text stores them all as text (7 and "7" are one key)
-            records = [{**hub_record(r), "key": r.key if ints else str(r.key)} for r in split_rows]
-            staged.write_bytes(f"{names[subset]}/{lang}-00000-of-00001.parquet", parquet_bytes(records, schema(ints)))
+            records = [{**hub_record(r, kwargs_of), "key": r.key if ints else str(r.key)} for r in split_rows]
+            staged.write_bytes(f"{names[subset]}/{lang}-00000-of-00001.parquet",
+                               parquet_bytes(records, schema(ints, kwargs_of)))
         staged.write_text("README.md", _card(name, sorted(by_split), names))
     return [Path(folder) / n for n in staged.names]
 
