@@ -45,6 +45,8 @@ def _reference():
     sys.path.insert(0, CHECKOUT)
     try:
         from open_instruct.IFEvalG import instructions_registry
+    except ImportError as exc:
+        pytest.skip(f"the reference does not import here: {exc}")
     finally:
         sys.path.remove(CHECKOUT)
     _offline_punkt()
