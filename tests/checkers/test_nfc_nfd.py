@@ -88,7 +88,8 @@ KWARGS = {
     "format:list": {"sep": "কো"},
     "format:options": {"options": "বোন/ମୋ"},
 }
-assert set(KWARGS) == set(INSTRUCTION_IDS)
+# (open-instruct's and IFBench's ids have NFC/NFD tests of their own, per part)
+assert set(KWARGS) == {iid for iid in INSTRUCTION_IDS if REGISTRY[iid].suite in ("ifeval", "beyond")}
 
 # Latin (with precomposed accents), Indic letters with vowel signs, symbols that decompose
 # (≠ is = and a combining mark), punctuation, newlines, markdown.
@@ -102,7 +103,7 @@ def verdicts(iid: str, text: str, language: str) -> tuple[list[bool], list[bool]
     return s.strict, s.loose
 
 
-@pytest.mark.parametrize("iid", INSTRUCTION_IDS)
+@pytest.mark.parametrize("iid", list(KWARGS))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=answers)
 @example(text="Hello ab ମୋକ")

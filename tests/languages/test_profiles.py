@@ -91,11 +91,11 @@ def check_templates(code: str, templates: dict):
         for t in variants:
             names = set(placeholders(t))  # a name may come back, as the section splitter's example does
             assert required <= names <= shown, f"{code} {iid}: placeholders {sorted(names)}, kwargs {sorted(shown)}"
-            assert not re.sub(r"\{[a-z_]+\}", "", t).count("{") and "}" not in re.sub(r"\{[a-z_]+\}", "", t)
+            assert not re.sub(r"\{[A-Za-z0-9_]+\}", "", t).count("{") and "}" not in re.sub(r"\{[A-Za-z0-9_]+\}", "", t)
             assert unicodedata.is_normalized("NFC", t), f"{code} {iid}: not NFC"
             for p in REGISTRY[iid].params:
                 if p.role == "relation":  # "{relation} {num}" is one unit, nothing glued after it
-                    unit = r"\{" + p.name + r"\} \{[a-z_]+\}(?!\w)"
+                    unit = r"\{" + p.name + r"\} \{[A-Za-z0-9_]+\}(?!\w)"
                     assert re.search(unit, t), f"{code} {iid}: {{{p.name}}} {t!r}"
             sets.append(frozenset(names))
         assert frozenset(shown) in sets, f"{code} {iid}: no template names every kwarg"

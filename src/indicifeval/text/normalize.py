@@ -16,8 +16,11 @@ _QUOTE_LOOKALIKES = {"’": "'", "‘": "'", "ʼ": "'", "`": "'", "“": '"', "�
 _REPLACEMENTS = tuple((zw, "") for zw in ZERO_WIDTH) + tuple(_QUOTE_LOOKALIKES.items())
 # A '*' run and the character after it, where that character could compose with or reorder
 # against the one before the run once the stars go: nothing below U+0300 ever can (every
-# character there has combining class 0 and is never the second of a canonical pair).
-_STAR_JUNCTION = re.compile("(?<=(.))\\*+(?=([^\x00-\u02ff]))", re.DOTALL)
+# character there has combining class 0 and is never the second of a canonical pair). A run is
+# tried from its first star only (the character before is not a star): tried from every star, a
+# long run before an ASCII character took time quadratic in its length. (A run at the very
+# start has nothing before it to compose with.)
+_STAR_JUNCTION = re.compile("(?<=([^*]))\\*+(?=([^\x00-\u02ff]))", re.DOTALL)
 _CONTROLS = regex.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cs}\p{Co}]")
 
 
