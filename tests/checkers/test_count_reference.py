@@ -61,8 +61,9 @@ def reference():
     try:
         nltk.sent_tokenize("A test. Another one.")
     except LookupError:
-        from indicifeval.text.punkt_en import _tokenizer
         from nltk.tokenize import NLTKWordTokenizer
+
+        from indicifeval.text.punkt_en import _tokenizer
 
         punkt, words = _tokenizer(), NLTKWordTokenizer()
         patched += [(util, "split_into_sentences", lambda text: punkt.tokenize(text)),
@@ -181,7 +182,8 @@ def case(iid: str, rng: random.Random) -> tuple[dict, str]:  # noqa: C901 (one b
         n = rng.randint(1, 5)
         words = text.split()
         if rng.random() < 0.6:
-            words = [rng.choice(JAPANESE) if (i + 1) % n == 0 and rng.random() < 0.9 else w for i, w in enumerate(words)]
+            words = [rng.choice(JAPANESE) if (i + 1) % n == 0 and rng.random() < 0.9 else w
+                     for i, w in enumerate(words)]
         return {"N": n}, " ".join(words)
     if iid == "count:keywords_multiple":
         keywords = rng.sample(["river", "light", "rain", "garden", "data", "model", "cat"], 5)
@@ -247,7 +249,8 @@ def test_shipped_answers_get_the_shipped_verdicts(reference):
             row, text = rows.get(result["prompt"]), answers.get(result["prompt"])
             if row is None or text is None:
                 continue
-            for iid, kwargs, verdict in zip(row["instruction_id_list"], row["kwargs"], result["follow_instruction_list"]):
+            verdicts = result["follow_instruction_list"]
+            for iid, kwargs, verdict in zip(row["instruction_id_list"], row["kwargs"], verdicts):
                 if iid not in IDS:
                     continue
                 kwargs = {k: v for k, v in kwargs.items() if v is not None}
@@ -257,6 +260,7 @@ def test_shipped_answers_get_the_shipped_verdicts(reference):
                     tally[kind + " agree"] += 1
                 elif not corrected(iid, kwargs, text):
                     wrong.append((kind, iid, ours, verdict, text[:100]))
-    print(f"shipped verdicts: strict {tally['strict agree']}/{tally['strict']}, loose {tally['loose agree']}/{tally['loose']}")
+    print(f"shipped verdicts: strict {tally['strict agree']}/{tally['strict']}, "
+          f"loose {tally['loose agree']}/{tally['loose']}")
     assert tally["strict"] > 100
     assert len(wrong) <= (tally["strict"] + tally["loose"]) * (1 - SHIPPED_AGREEMENT), wrong[:5]
