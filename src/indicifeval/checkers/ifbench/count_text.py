@@ -113,11 +113,16 @@ def aksharas(text: str) -> list[str]:
     """User-perceived characters: extended grapheme clusters, with a virama-joined conjunct
     (क्ष, স্ত) one akshara, so no vowel sign or virama is ever cut from its consonant."""
     out: list[str] = []
+    parts: list[str] = []  # the clusters of the akshara being read (joined once: no quadratic +=)
     for cluster in _CLUSTER.findall(text):
-        if out and _ends_in_virama(out[-1]) and _joins_conjunct(cluster):
-            out[-1] += cluster
-        else:
-            out.append(cluster)
+        if parts and _ends_in_virama(parts[-1]) and _joins_conjunct(cluster):
+            parts.append(cluster)
+            continue
+        if parts:
+            out.append("".join(parts))
+        parts = [cluster]
+    if parts:
+        out.append("".join(parts))
     return out
 
 
