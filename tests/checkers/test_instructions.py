@@ -64,11 +64,19 @@ BEYOND = {
 }
 
 
+def _ours(table: dict) -> dict:
+    """The categories of IFEval's and the beyond-the-paper instructions (the other suites' follow)."""
+    return {name: ids for name, ids in table.items() if name in CATEGORY_NAMES}
+
+
 def test_categories_are_table_3_then_the_two_beyond_the_paper():
-    assert CATEGORIES == TABLE_3 | BEYOND
-    assert list(CATEGORIES) == [*TABLE_3, *BEYOND] == list(CATEGORY_NAMES)
+    assert _ours(CATEGORIES) == TABLE_3 | BEYOND
+    assert list(CATEGORIES)[: len(CATEGORY_NAMES)] == [*TABLE_3, *BEYOND] == list(CATEGORY_NAMES)
     assert list(PAPER_CATEGORY_NAMES) == list(TABLE_3)
-    assert categories() == TABLE_3 | BEYOND
+    assert _ours(categories()) == TABLE_3 | BEYOND
+    others = {name: ids for name, ids in categories().items() if name not in CATEGORY_NAMES}
+    assert all(REGISTRY[iid].fixed_only and REGISTRY[iid].suite not in ("ifeval", "beyond")
+               for ids in others.values() for iid in ids)
     assert all(REGISTRY[iid].fixed_only for ids in BEYOND.values() for iid in ids)
     assert not any(REGISTRY[iid].fixed_only for ids in TABLE_3.values() for iid in ids)
 
@@ -77,9 +85,17 @@ def test_every_id_has_exactly_one_category():
     placed = [iid for ids in CATEGORIES.values() for iid in ids]
     assert sorted(placed) == sorted(INSTRUCTION_IDS)  # each id once
     for iid in INSTRUCTION_IDS:
-        assert CATEGORY_OF[iid] == category_of(iid) == REGISTRY[iid].category in CATEGORY_NAMES
-    rows = sorted(spec.table_row for spec in REGISTRY.values())
-    assert rows == list(range(1, len(REGISTRY) + 1))
+        spec = REGISTRY[iid]
+        assert CATEGORY_OF[iid] == category_of(iid) == spec.category_label
+        if spec.suite in ("ifeval", "beyond"):
+            assert spec.category_label == spec.category in CATEGORY_NAMES
+        else:  # another suite's: its own group, labelled with the suite ("IFBench Count")
+            assert spec.category_label.endswith(" " + spec.category)
+    ours = [spec for spec in REGISTRY.values() if spec.suite in ("ifeval", "beyond")]
+    assert sorted(spec.table_row for spec in ours) == list(range(1, len(ours) + 1))
+    for suite in {spec.suite for spec in REGISTRY.values()} - {"ifeval", "beyond"}:
+        rows = [spec.table_row for spec in REGISTRY.values() if spec.suite == suite]
+        assert len(rows) == len(set(rows)) and min(rows) > len(ours), suite  # its own rows, after ours
 
 
 def test_a_category_must_be_one_of_the_paper_s():
@@ -91,8 +107,10 @@ def test_a_category_must_be_one_of_the_paper_s():
 
 # -- kwarg roles ----------------------------------------------------------------------------------
 def test_lexical_kwargs_are_the_text_a_translation_must_carry():
-    found = {name for iid in INSTRUCTION_IDS for name in lexical_kwargs(iid)}
+    found = {name for iid in INSTRUCTION_IDS if REGISTRY[iid].suite in ("ifeval", "beyond")
+             for name in lexical_kwargs(iid)}
     assert found == LEXICAL
+    assert lexical_kwargs("count:keywords_multiple") == tuple(f"keyword{i}" for i in range(1, 6))
     assert lexical_kwargs("keywords:frequency") == ("keyword",)
     assert lexical_kwargs("language:response_language") == ()
     assert lexical_kwargs("combination:repeat_prompt") == ()  # copied, not translated on its own

@@ -238,7 +238,7 @@ _JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and the CJK ideo
 def words_japanese(view: TextView, args: dict, rules: Rules):
     n = args["N"]
     if n < 1:
-        return False, f"every {n}th word is not a position"
+        return False, f"a word at every {n}-th place is no place"
     if rules.ifeval:
         # the reference: str.split tokens less ASCII punctuation; an empty or all-digit one passes
         tokens = view.text.split()
@@ -249,11 +249,11 @@ def words_japanese(view: TextView, args: dict, rules: Rules):
         tokens = [w for w in (strip_edges(t) for t in view.nfc.split()) if w]
         positions = tokens[n - 1::n]
         if not positions:
-            return False, f"{len(tokens)} words, so no {n}th word to write in Japanese"
+            return False, f"{len(tokens)} words, so no word at place {n} to write in Japanese"
         bad = [w for w in positions if not words_of_number(w) and not _JAPANESE.search(w)]
     if bad:
-        return False, f"{len(bad)} of the words at every {n}th place are not Japanese ({_quote(bad)})"
-    return True, f"every {n}th word is Japanese ({len(positions)} words)"
+        return False, f"{len(bad)} of the words at every {n}-th place are not Japanese ({_quote(bad)})"
+    return True, f"the words at every {n}-th place are Japanese ({len(positions)} words)"
 
 
 def words_of_number(token: str) -> bool:
