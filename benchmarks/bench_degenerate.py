@@ -102,6 +102,25 @@ ARGS = {
     "words:no_consecutive": {},
     "words:keywords_specific_position": {"keyword": "किताब", "n": 2, "m": 3},
     "words:words_position": {"keyword": "किताब"},
+    # IFBench's count:, ratio: and repeat: ids (fixed mode only)
+    "count:word_count_range": {"min_words": 3, "max_words": 300},
+    "count:unique_word_count": {"N": 3},
+    "count:conjunctions": {"small_n": 2},
+    "count:person_names": {"N": 2},
+    "count:pronouns": {"N": 3},
+    "count:numbers": {"N": 3},
+    "count:punctuation": {},
+    "count:keywords_multiple": {"keyword1": "किताब", "keyword2": "a", "keyword3": "AB", "keyword4": "book",
+                                "keyword5": "x"},
+    "count:words_japanese": {"N": 3},
+    "ratio:stop_words": {"percentage": 40},
+    "ratio:sentence_type": {},
+    "ratio:sentence_balance": {},
+    "ratio:sentence_words": {},
+    "ratio:overlap": {"reference_text": "किताब पढ़ो। Read the book.", "percentage": 50},
+    "repeat:repeat_change": {"prompt_to_repeat": "किताब पढ़ो और लिखो"},
+    "repeat:repeat_simple": {},
+    "repeat:repeat_span": {"prompt_to_repeat": "किताब पढ़ो और लिखो", "n_start": 1, "n_end": 2},
 }
 
 

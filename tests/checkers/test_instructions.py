@@ -104,6 +104,7 @@ def test_a_category_must_be_one_of_the_paper_s():
 def test_lexical_kwargs_are_the_text_a_translation_must_carry():
     found = {name for iid in INSTRUCTION_IDS if REGISTRY[iid].suite in OWN_SUITES for name in lexical_kwargs(iid)}
     assert found == LEXICAL
+    assert lexical_kwargs("count:keywords_multiple") == tuple(f"keyword{i}" for i in range(1, 6))
     assert lexical_kwargs("keywords:frequency") == ("keyword",)
     assert lexical_kwargs("language:response_language") == ()
     assert lexical_kwargs("combination:repeat_prompt") == ()  # copied, not translated on its own

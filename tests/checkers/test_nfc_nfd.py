@@ -87,9 +87,32 @@ KWARGS = {
     "format:title_case": {},
     "format:list": {"sep": "কো"},
     "format:options": {"options": "বোন/ମୋ"},
+    # IFBench's count:, ratio: and repeat: ids
+    **{iid: kwargs for iid, kwargs in [
+        ("count:word_count_range", {"min_words": 2, "max_words": 6}),
+        ("count:unique_word_count", {"N": 3}),
+        ("count:conjunctions", {"small_n": 1}),
+        ("count:person_names", {"N": 1}),
+        ("count:pronouns", {"N": 1}),
+        ("count:numbers", {"N": 1}),
+        ("count:punctuation", {}),
+        ("count:keywords_multiple", {"keyword1": "বোন", "keyword2": "ମୋ", "keyword3": "கொ", "keyword4": "কো",
+                                     "keyword5": "Hello"}),
+        ("count:words_japanese", {"N": 2}),
+        ("ratio:stop_words", {"percentage": 30}),
+        ("ratio:sentence_type", {}),
+        ("ratio:sentence_balance", {}),
+        ("ratio:sentence_words", {}),
+        ("ratio:overlap", {"reference_text": "বোন ମୋ কো 1 கொ", "percentage": 40}),
+        ("repeat:repeat_change", {"prompt_to_repeat": "বোন ମୋ কো"}),
+        ("repeat:repeat_simple", {}),
+        ("repeat:repeat_span", {"prompt_to_repeat": "Hello বোন ମୋ কো 1", "n_start": 1, "n_end": 2}),
+    ]},
 }
 # (open-instruct's and IFBench's ids have NFC/NFD tests of their own, per part)
-assert set(KWARGS) == {iid for iid in INSTRUCTION_IDS if REGISTRY[iid].suite in ("ifeval", "beyond")}
+# every IFEval and beyond-the-paper id, and the other suites' ids their parts list here
+assert {iid for iid in INSTRUCTION_IDS if REGISTRY[iid].suite in ("ifeval", "beyond")} <= set(KWARGS)
+assert set(KWARGS) <= set(INSTRUCTION_IDS)
 
 # Latin (with precomposed accents), Indic letters with vowel signs, symbols that decompose
 # (≠ is = and a combining mark), punctuation, newlines, markdown.

@@ -75,9 +75,32 @@ KWARGS = {
     "format:title_case": {},
     "format:list": {"sep": "..."},
     "format:options": {"options": "हाँ/नहीं/शायद"},
+    # IFBench's count:, ratio: and repeat: ids
+    **{iid: kwargs for iid, kwargs in [
+        ("count:word_count_range", {"min_words": 3, "max_words": 9}),
+        ("count:unique_word_count", {"N": 3}),
+        ("count:conjunctions", {"small_n": 2}),
+        ("count:person_names", {"N": 1}),
+        ("count:pronouns", {"N": 2}),
+        ("count:numbers", {"N": 2}),
+        ("count:punctuation", {}),
+        ("count:keywords_multiple", {"keyword1": "नमस्ते", "keyword2": "खंड", "keyword3": "a", "keyword4": "ক্ষ",
+                                     "keyword5": "1"}),
+        ("count:words_japanese", {"N": 2}),
+        ("ratio:stop_words", {"percentage": 40}),
+        ("ratio:sentence_type", {}),
+        ("ratio:sentence_balance", {}),
+        ("ratio:sentence_words", {}),
+        ("ratio:overlap", {"reference_text": "नमस्ते दुनिया। Hello world.", "percentage": 50}),
+        ("repeat:repeat_change", {"prompt_to_repeat": "नमस्ते खंड 1 लिखो।"}),
+        ("repeat:repeat_simple", {}),
+        ("repeat:repeat_span", {"prompt_to_repeat": "नमस्ते खंड 1 लिखो।", "n_start": 1, "n_end": 2}),
+    ]},
 }
 # (open-instruct's and IFBench's ids have property tests of their own, per part)
-assert set(KWARGS) == {iid for iid in INSTRUCTION_IDS if REGISTRY[iid].suite in ("ifeval", "beyond")}
+# every IFEval and beyond-the-paper id, and the other suites' ids their parts list here
+assert {iid for iid in INSTRUCTION_IDS if REGISTRY[iid].suite in ("ifeval", "beyond")} <= set(KWARGS)
+assert set(KWARGS) <= set(INSTRUCTION_IDS)
 IDS = list(KWARGS)
 
 # Text biased towards the characters that break scorers: Indic letters and marks, dandas,

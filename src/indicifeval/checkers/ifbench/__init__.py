@@ -4,9 +4,12 @@ and kwargs names as the reference; our own code, language-aware through the prof
 mode only; importing the package registers them."""
 
 from indicifeval.checkers.ifbench import (  # noqa: F401  (imported for registration)
+    counts,
     format_answer,
     format_lines,
     format_marks,
+    ratios,
+    repeats,
     words_letters,
     words_order,
 )

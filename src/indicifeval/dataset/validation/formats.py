@@ -16,6 +16,7 @@ from functools import cache
 
 import regex
 
+from indicifeval.checkers import REGISTRY
 from indicifeval.dataset.validation.findings import WARNING, Finding, finding
 from indicifeval.dataset.validation.lexical import instructions
 from indicifeval.dataset.validation.prompt import Prompt, snippet
@@ -37,7 +38,9 @@ _WORD = regex.compile(r"[\p{L}\p{M}]{3,}")
 @cache
 def cue_words(language: str, instruction_id: str) -> frozenset[str]:
     """Words of the profile's description of ``instruction_id`` (examples left out) that no
-    other instruction's description uses: how the language names this format."""
+    other instruction's description of the same family of suites uses: how the language names
+    this format. (IFEval's and ours are told apart among themselves; another suite's bullet
+    instructions do not take the word for bullets away from IFEval's.)"""
     texts = get_profile(language).instruction_texts
     if texts is None:
         return frozenset()
@@ -45,7 +48,12 @@ def cue_words(language: str, instruction_id: str) -> frozenset[str]:
     def words(iid: str) -> set[str]:
         return {w for t in texts.templates.get(iid, ()) for w in _WORD.findall(match_key(_EXAMPLES.sub(" ", t)))}
 
-    others = set().union(*(words(iid) for iid in texts.templates if iid != instruction_id))
+    def family(iid: str) -> str:
+        suite = REGISTRY[iid].suite if iid in REGISTRY else "ifeval"
+        return "own" if suite in ("ifeval", "beyond") else suite
+
+    mine = family(instruction_id)
+    others = set().union(*(words(iid) for iid in texts.templates if iid != instruction_id and family(iid) == mine))
     return frozenset(words(instruction_id) - others)
 
 
