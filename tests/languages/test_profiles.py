@@ -8,7 +8,7 @@ import unicodedata
 import pytest
 
 from indicifeval.checkers import REGISTRY, available_ids
-from indicifeval.checkers.describe import placeholders
+from indicifeval.checkers.describe import NAME, placeholders
 from indicifeval.checkers.registry import RELATIONS
 from indicifeval.languages import get_profile, list_languages, reload_profiles, script_ranges, world_languages
 from indicifeval.languages.profile import PROFILE_PATH_ENV
@@ -91,11 +91,12 @@ def check_templates(code: str, templates: dict):
         for t in variants:
             names = set(placeholders(t))  # a name may come back, as the section splitter's example does
             assert required <= names <= shown, f"{code} {iid}: placeholders {sorted(names)}, kwargs {sorted(shown)}"
-            assert not re.sub(r"\{[a-z_]+\}", "", t).count("{") and "}" not in re.sub(r"\{[a-z_]+\}", "", t)
+            bare = re.sub(r"\{" + NAME + r"\}", "", t)
+            assert not bare.count("{") and "}" not in bare
             assert unicodedata.is_normalized("NFC", t), f"{code} {iid}: not NFC"
             for p in REGISTRY[iid].params:
                 if p.role == "relation":  # "{relation} {num}" is one unit, nothing glued after it
-                    unit = r"\{" + p.name + r"\} \{[a-z_]+\}(?!\w)"
+                    unit = r"\{" + p.name + r"\} \{" + NAME + r"\}(?!\w)"
                     assert re.search(unit, t), f"{code} {iid}: {{{p.name}}} {t!r}"
             sets.append(frozenset(names))
         assert frozenset(shown) in sets, f"{code} {iid}: no template names every kwarg"

@@ -2,3 +2,9 @@
 training mixes such as NeMo Gym's add to IFEval's 25. Same ids and kwargs names as the reference;
 our own code, language-aware through the profiles. Fixed mode only; importing the package
 registers them."""
+
+from indicifeval.checkers.open_instruct import (  # noqa: F401  (imported for registration)
+    counts_format,
+    counts_keywords,
+    counts_letters,
+)
