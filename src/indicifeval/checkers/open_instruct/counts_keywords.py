@@ -37,21 +37,36 @@ def _needs_alphabet(profile: LanguageProfile) -> str | None:
 @checker("keywords:no_adjacent_consecutive", category="Keyword", table_row=115, fixed_only=True, suite=_SUITE,
          requires=_needs_alphabet)
 def no_adjacent_consecutive(view: TextView, args: dict, rules: Rules):
+    if not rules.indic_fixed:
+        return _no_adjacent_consecutive_reference(view.text)
+    # the language's words; a word's letter is its first code point (क्षमा starts with क),
+    # and its place is the place of that letter in the language's alphabet
     places = alphabet_places(rules.profile)
-    if rules.indic_fixed:
-        # the language's words; a word's letter is its first code point (क्षमा starts with क)
-        tokens = [w.lstrip("\u200c\u200d") for w in words(view.matchable)]
-        firsts = [places.get(w[0]) if w else None for w in tokens]
-    else:
-        # the reference: whitespace tokens and their first characters, of which only letters
-        # of the alphabet count ("1 2" or "`x` a" are not consecutive letters there)
-        tokens = view.text.split()
-        firsts = [places.get(t[0].lower()) for t in tokens]
+    tokens = [w.lstrip("\u200c\u200d") for w in words(view.matchable)]
+    firsts = [places.get(w[0]) if w else None for w in tokens]
     for i in range(len(firsts) - 1):
         a, b = firsts[i], firsts[i + 1]
         if a is not None and b is not None and b - a == 1:
-            pair = f"{tokens[i]} {tokens[i + 1]}"[:_SHOWN]
-            return False, f"{pair!r} start with consecutive letters of the alphabet, needed no such neighbours"
+            return False, _consecutive(tokens[i], tokens[i + 1])
+    return True, f"no two adjacent words of {len(tokens)} start with consecutive letters"
+
+
+def _consecutive(first: str, second: str) -> str:
+    return f"{f'{first} {second}'[:_SHOWN]!r} start with consecutive letters of the alphabet, needed no such neighbours"
+
+
+def _no_adjacent_consecutive_reference(text: str):
+    """The reference: whitespace tokens, their first characters in lower case compared by code
+    point ("1 2" and "- ." are consecutive too), and a first character that is not one character
+    in lower case (İ) fails the answer."""
+    tokens = text.split()
+    firsts = [t[0].lower() for t in tokens]
+    for i in range(len(firsts) - 1):
+        a, b = firsts[i], firsts[i + 1]
+        if len(a) != 1 or len(b) != 1:
+            return False, f"{(a if len(a) != 1 else b)!r} is not one letter in lower case (the reference fails it)"
+        if ord(b) - ord(a) == 1:
+            return False, _consecutive(tokens[i], tokens[i + 1])
     return True, f"no two adjacent words of {len(tokens)} start with consecutive letters"
 
 
