@@ -27,6 +27,7 @@ from indicifeval.checkers import (
     resolve_args,
     sample_kwargs,
 )
+from indicifeval.checkers.registry import SUITE_CATEGORY_NAMES, SUITE_LABELS
 from indicifeval.languages import get_profile, list_languages
 from indicifeval.scoring.categories import CATEGORIES, CATEGORY_OF
 
@@ -65,10 +66,15 @@ BEYOND = {
 
 
 def test_categories_are_table_3_then_the_two_beyond_the_paper():
-    assert CATEGORIES == TABLE_3 | BEYOND
-    assert list(CATEGORIES) == [*TABLE_3, *BEYOND] == list(CATEGORY_NAMES)
+    """(then the other suites' categories, each labelled with its suite: "RL Keyword")"""
+    own = {name: ids for name, ids in CATEGORIES.items() if name in CATEGORY_NAMES}
+    assert own == TABLE_3 | BEYOND
+    assert list(CATEGORIES)[: len(CATEGORY_NAMES)] == [*TABLE_3, *BEYOND] == list(CATEGORY_NAMES)
     assert list(PAPER_CATEGORY_NAMES) == list(TABLE_3)
-    assert categories() == TABLE_3 | BEYOND
+    assert categories() == CATEGORIES
+    for name in set(CATEGORIES) - set(CATEGORY_NAMES):
+        label, _, category = name.partition(" ")
+        assert label in SUITE_LABELS.values() and category in SUITE_CATEGORY_NAMES, name
     assert all(REGISTRY[iid].fixed_only for ids in BEYOND.values() for iid in ids)
     assert not any(REGISTRY[iid].fixed_only for ids in TABLE_3.values() for iid in ids)
 
@@ -77,9 +83,15 @@ def test_every_id_has_exactly_one_category():
     placed = [iid for ids in CATEGORIES.values() for iid in ids]
     assert sorted(placed) == sorted(INSTRUCTION_IDS)  # each id once
     for iid in INSTRUCTION_IDS:
-        assert CATEGORY_OF[iid] == category_of(iid) == REGISTRY[iid].category in CATEGORY_NAMES
-    rows = sorted(spec.table_row for spec in REGISTRY.values())
-    assert rows == list(range(1, len(REGISTRY) + 1))
+        spec = REGISTRY[iid]
+        assert CATEGORY_OF[iid] == category_of(iid) == spec.category_label
+        assert spec.category in (SUITE_CATEGORY_NAMES if spec.suite in SUITE_LABELS else CATEGORY_NAMES)
+    # Table 3's rows then those beyond it from 1; another suite's in its own hundred, each row once
+    rows = sorted(spec.table_row for spec in REGISTRY.values() if spec.suite not in SUITE_LABELS)
+    assert rows == list(range(1, len(rows) + 1))
+    for suite, first in (("open-instruct", 100), ("ifbench", 200)):
+        rows = [spec.table_row for spec in REGISTRY.values() if spec.suite == suite]
+        assert len(rows) == len(set(rows)) and all(first <= row < first + 100 for row in rows), suite
 
 
 def test_a_category_must_be_one_of_the_paper_s():
@@ -91,8 +103,11 @@ def test_a_category_must_be_one_of_the_paper_s():
 
 # -- kwarg roles ----------------------------------------------------------------------------------
 def test_lexical_kwargs_are_the_text_a_translation_must_carry():
-    found = {name for iid in INSTRUCTION_IDS for name in lexical_kwargs(iid)}
+    found = {name for iid in INSTRUCTION_IDS if REGISTRY[iid].suite in ("ifeval", "beyond")
+             for name in lexical_kwargs(iid)}
     assert found == LEXICAL
+    for iid in INSTRUCTION_IDS:  # the other suites': words too (keyword1, keyword2 ...)
+        assert all(REGISTRY[iid].param(name).kind in ("str", "strlist") for name in lexical_kwargs(iid)), iid
     assert lexical_kwargs("keywords:frequency") == ("keyword",)
     assert lexical_kwargs("language:response_language") == ()
     assert lexical_kwargs("combination:repeat_prompt") == ()  # copied, not translated on its own

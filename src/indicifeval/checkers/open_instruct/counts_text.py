@@ -18,13 +18,13 @@ from indicifeval.languages import LanguageProfile
 # The regex module's \X already does so for the scripts Unicode 15.1 gives conjunct rules
 # (Devanagari, Bengali, Gujarati, Oriya, Telugu, Malayalam); Kannada and Gurmukhi are joined
 # here. Tamil's pulli is left out: க் is a letter of its own (a mei), not half of a conjunct.
-_JOINING_VIRAMAS = {"\u094d": "Deva", "\u09cd": "Beng", "\u0a4d": "Guru", "\u0acd": "Gujr", "\u0b4d": "Orya",
-                    "\u0c4d": "Telu", "\u0ccd": "Knda", "\u0d4d": "Mlym"}
+_JOINING_VIRAMAS = {"\u0a4d": "Guru", "\u0ccd": "Knda"}
 _JOIN = "|".join(f"(?<={v}\u200d?)(?=\\p{{{s}}})" for v, s in _JOINING_VIRAMAS.items())
 # One akshara: grapheme clusters chained by a joining virama (optionally with ZWJ, a half
 # form; ZWNJ asks for a visible virama, so it ends the akshara). \X matches one cluster and
-# never backtracks into it, so this is linear.
+# never backtracks into it, so this is linear; without those viramas, a cluster is an akshara.
 _AKSHARA = regex.compile(f"(?:\\X(?:{_JOIN}))*\\X")
+_CLUSTER = regex.compile(r"\X")
 _NUKTAS = "\u093c\u09bc\u0a3c\u0abc\u0b3c\u0c3c\u0cbc"
 
 # What the punctuation instructions forbid beyond the ASCII mark, in Indic answers: the dots
@@ -37,12 +37,13 @@ HYPHENS = "-\u2010\u2011"
 
 def aksharas(text: str) -> list[str]:
     """The aksharas (letters with their signs, conjuncts whole) and other grapheme clusters."""
-    return _AKSHARA.findall(text)
+    joins = any(virama in text for virama in _JOINING_VIRAMAS)
+    return (_AKSHARA if joins else _CLUSTER).findall(text)
 
 
 def letter_count(text: str) -> int:
     """Aksharas and other clusters that begin with a letter: Latin letters count one each."""
-    return sum(1 for a in _AKSHARA.findall(text) if a[0].isalpha())
+    return sum(1 for a in aksharas(text) if a[0].isalpha())
 
 
 def count_letter(text: str, letter: str) -> int:
