@@ -60,7 +60,8 @@ def counting_composition(view: TextView, args: dict, rules: Rules):
         for j, sentence in enumerate(sentences, 1):
             n = _word_count(sentence, rules)
             if n != n_words:
-                return False, f"paragraph {i + 1}, sentence {j}: {n} words, needed {n_words} in each"
+                noun = "words" if rules.indic_fixed else "tokens (a full stop is one, as in the reference)"
+                return False, f"paragraph {i + 1}, sentence {j}: {n} {noun}, needed {n_words} in each"
     return True, f"{_PARAGRAPHS} paragraphs of {n_sent} sentences of {n_words} words"
 
 
