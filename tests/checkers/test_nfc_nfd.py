@@ -108,6 +108,22 @@ KWARGS = {
         ("repeat:repeat_simple", {}),
         ("repeat:repeat_span", {"prompt_to_repeat": "Hello বোন ମୋ কো 1", "n_start": 1, "n_end": 2}),
     ]},
+    # open-instruct's (counts)
+    "keywords:no_adjacent_consecutive": {},
+    "keywords:word_once": {"keyword": "বোন"},
+    "keywords:word_count_different_numbers": {"keyword": "கொ", "frequency": 2, "relation": "at least"},
+    "keywords:exclude_word_harder": {"keyword": "ମୋ"},
+    "keywords:palindrome": {},
+    "letters:letter_counting": {"N": 4, "relation": "at least"},
+    "letters:letter_counting2": {"letter": "ো", "let_frequency": 2, "let_relation": "at least"},
+    "count:lowercase_counting": {"N": 2},
+    "count:counting_composition": {"n_sent": 1, "n_words": 2},
+    "count:count_unique": {},
+    "count:count_increment_word": {"keyword1": "বোন", "keyword2": "ମୋ"},
+    "punctuation:punctuation_dot": {},
+    "punctuation:punctuation_exclamation": {},
+    "detectable_format:sentence_hyphens": {},
+    "detectable_format:square_brackets": {},
 }
 # (open-instruct's and IFBench's ids have NFC/NFD tests of their own, per part)
 # every IFEval and beyond-the-paper id, and the other suites' ids their parts list here

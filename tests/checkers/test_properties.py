@@ -96,6 +96,22 @@ KWARGS = {
         ("repeat:repeat_simple", {}),
         ("repeat:repeat_span", {"prompt_to_repeat": "नमस्ते खंड 1 लिखो।", "n_start": 1, "n_end": 2}),
     ]},
+    # open-instruct's (counts): fixed mode; lowercase_counting in English only
+    "keywords:no_adjacent_consecutive": {},
+    "keywords:word_once": {"keyword": "किताब"},
+    "keywords:word_count_different_numbers": {"keyword": "মাছ", "frequency": 2, "relation": "at least"},
+    "keywords:exclude_word_harder": {"keyword": "ਘਰ"},
+    "keywords:palindrome": {},
+    "letters:letter_counting": {"N": 5, "relation": "at least"},
+    "letters:letter_counting2": {"letter": "क", "let_frequency": 2, "let_relation": "less than"},
+    "count:lowercase_counting": {"N": 2},
+    "count:counting_composition": {"n_sent": 2, "n_words": 3},
+    "count:count_unique": {},
+    "count:count_increment_word": {"keyword1": "நீர்", "keyword2": "کتاب"},
+    "punctuation:punctuation_dot": {},
+    "punctuation:punctuation_exclamation": {},
+    "detectable_format:sentence_hyphens": {},
+    "detectable_format:square_brackets": {},
 }
 # (open-instruct's and IFBench's ids have property tests of their own, per part)
 # every IFEval and beyond-the-paper id, and the other suites' ids their parts list here

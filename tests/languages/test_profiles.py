@@ -4,11 +4,12 @@ scorer and the generation side read, with the right types and consistent values.
 import json
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 
 from indicifeval.checkers import REGISTRY, available_ids
-from indicifeval.checkers.describe import placeholders
+from indicifeval.checkers.describe import NAME, placeholders
 from indicifeval.checkers.registry import RELATIONS
 from indicifeval.languages import get_profile, list_languages, reload_profiles, script_ranges, world_languages
 from indicifeval.languages.profile import PROFILE_PATH_ENV
@@ -91,12 +92,12 @@ def check_templates(code: str, templates: dict):
         for t in variants:
             names = set(placeholders(t))  # a name may come back, as the section splitter's example does
             assert required <= names <= shown, f"{code} {iid}: placeholders {sorted(names)}, kwargs {sorted(shown)}"
-            bare = re.sub(r"\{[A-Za-z0-9_]+\}", "", t)  # (IFBench's kwargs: {N}, {keyword1})
+            bare = re.sub(r"\{" + NAME + r"\}", "", t)
             assert not bare.count("{") and "}" not in bare
             assert unicodedata.is_normalized("NFC", t), f"{code} {iid}: not NFC"
             for p in REGISTRY[iid].params:
                 if p.role == "relation":  # "{relation} {num}" is one unit, nothing glued after it
-                    unit = r"\{" + p.name + r"\} \{[A-Za-z0-9_]+\}(?!\w)"
+                    unit = r"\{" + p.name + r"\} \{" + NAME + r"\}(?!\w)"
                     assert re.search(unit, t), f"{code} {iid}: {{{p.name}}} {t!r}"
             sets.append(frozenset(names))
         assert frozenset(shown) in sets, f"{code} {iid}: no template names every kwarg"
@@ -193,3 +194,15 @@ def test_a_profile_cut_short_names_its_last_line_and_column(tmp_path):
     with pytest.raises(InputError) as err:
         read_profile_file(path)
     assert err.value.line == 3 and "column 11" in err.value.message, str(err.value)
+
+
+def test_a_key_given_twice_in_a_profile_is_refused_not_lost(tmp_path):
+    """Two word lists of one name (or two templates of one id) would keep only the last."""
+    from indicifeval.core.errors import InputError
+    from indicifeval.languages.profile import read_profile_file
+
+    text = (Path(__file__).parents[2] / "src/indicifeval/languages/profiles/hi.json").read_text(encoding="utf-8")
+    twice = text.replace('"word_lists": {', '"word_lists": {\n    "vowels": ["अ"],\n    "vowels": ["आ"],', 1)
+    (tmp_path / "hi.json").write_text(twice, encoding="utf-8")
+    with pytest.raises(InputError, match="'vowels' is given twice"):
+        read_profile_file(tmp_path / "hi.json")

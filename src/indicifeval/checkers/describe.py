@@ -10,7 +10,9 @@ from indicifeval.checkers.registry import REGISTRY, KwargError, clean_kwargs
 from indicifeval.languages import LanguageProfile
 from indicifeval.languages.profile import InstructionTexts
 
-PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)\}")
+# a kwarg name as the references write them: lower case, or N, keyword1
+NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+PLACEHOLDER = re.compile(r"\{(" + NAME + r")\}")
 
 
 class DescriptionError(ValueError):
@@ -85,5 +87,5 @@ def _unit_pattern(instruction_id: str) -> re.Pattern:
     """Placeholders, with a relation and the number after it as one unit: "{relation} {num_words}"."""
     relations = [p.name for p in REGISTRY[instruction_id].params if p.role == "relation"]
     if not relations:
-        return re.compile(r"()()\{([A-Za-z0-9_]+)\}")
-    return re.compile(r"\{(" + "|".join(relations) + r")\} \{([A-Za-z0-9_]+)\}|\{([A-Za-z0-9_]+)\}")
+        return re.compile(r"()()\{(" + NAME + r")\}")
+    return re.compile(r"\{(" + "|".join(relations) + r")\} \{(" + NAME + r")\}|\{(" + NAME + r")\}")

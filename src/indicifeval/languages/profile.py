@@ -278,17 +278,27 @@ def _files_of(entry) -> list:
     return sorted((p for p in entry.iterdir() if p.name.endswith(".json")), key=lambda p: p.name)
 
 
+def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) < len(keys):
+        twice = next(k for k in keys if keys.count(k) > 1)
+        raise ValueError(f"the key {twice!r} is given twice in one object (the first would be lost)")
+    return dict(pairs)
+
+
 def read_profile_file(path) -> LanguageProfile:
     """One profile file, checked as far as loading needs: JSON, the keys the scorer reads, a
     code that is its file's name, a script scripts.json knows. Bad input is one line."""
     name = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeated_keys)
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8", name) from None
     except json.JSONDecodeError as exc:
         line, column = where_in(exc.doc, exc.pos)  # a file cut short: its last line, not the one after
         raise InputError(f"not a JSON profile: {exc.msg}, column {column}", name, line) from None
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8", name) from None
+    except ValueError as exc:  # a key twice: the first would be lost without a word
+        raise InputError(str(exc), name) from None
     if not isinstance(data, dict):
         raise InputError("a profile is a JSON object", name)
     try:

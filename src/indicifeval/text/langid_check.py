@@ -19,7 +19,7 @@ from indicifeval.languages.check import ProfileFinding
 from indicifeval.text.langid import identify
 from indicifeval.text.langid_hints import _cld2_to_ours, _languages_by_script
 
-_PLACEHOLDER = regex.compile(r"\{[A-Za-z0-9_]+\}")
+_PLACEHOLDER = regex.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")  # {num_words}, {N}, {keyword1}
 SAMPLE_ERROR_SHARE, SAMPLE_WARNING_SHARE = 0.5, 0.9
 
 

@@ -16,11 +16,10 @@ _QUOTE_LOOKALIKES = {"’": "'", "‘": "'", "ʼ": "'", "`": "'", "“": '"', "�
 _REPLACEMENTS = tuple((zw, "") for zw in ZERO_WIDTH) + tuple(_QUOTE_LOOKALIKES.items())
 # A '*' run and the character after it, where that character could compose with or reorder
 # against the one before the run once the stars go: nothing below U+0300 ever can (every
-# character there has combining class 0 and is never the second of a canonical pair). A run is
-# tried from its first star only (the character before is not a star): tried from every star, a
-# long run before an ASCII character took time quadratic in its length. (A run at the very
-# start has nothing before it to compose with.)
-_STAR_JUNCTION = re.compile("(?<=([^*]))\\*+(?=([^\x00-\u02ff]))", re.DOTALL)
+# character there has combining class 0 and is never the second of a canonical pair).
+# A run is matched from its first star only, so a long run is read once (retried from every
+# star, as (?<=(.))\*+ was, it took quadratic time); backing off within it stays linear.
+_STAR_JUNCTION = re.compile("(?<!\\*)\\*+(?=([^\x00-\u02ff]))")
 _CONTROLS = regex.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cs}\p{Co}]")
 
 
@@ -47,7 +46,10 @@ def star_removal_keeps_nfc(text_nfc: str) -> bool:
     (it cannot compose with anything earlier: that character blocks it). The same holds for
     any cut of whole lines, whose junctions are a subset of these."""
     for match in _STAR_JUNCTION.finditer(text_nfc):
-        before, after = match.group(1), match.group(2)
+        start, after = match.start(), match.group(1)
+        if start == 0 and match.end() == 1:
+            continue  # a lone star opening the text has nothing before it
+        before = text_nfc[start - 1] if start else "*"  # (a longer opening run: its first star)
         if unicodedata.combining(after) or unicodedata.normalize("NFC", before + after) != before + after:
             return False
     return True

@@ -3,6 +3,11 @@ training mixes such as NeMo Gym's add to IFEval's 25. Same ids and kwargs names 
 our own code, language-aware through the profiles. Fixed mode only; importing the package
 registers them."""
 
-import indicifeval.checkers.open_instruct.copy_layout  # noqa: F401  (registers its ids)
-import indicifeval.checkers.open_instruct.copy_repeat  # noqa: F401  (registers its ids)
-import indicifeval.checkers.open_instruct.copy_words  # noqa: F401  (registers its ids)
+from indicifeval.checkers.open_instruct import (  # noqa: F401  (imported for registration)
+    copy_layout,
+    copy_repeat,
+    copy_words,
+    counts_format,
+    counts_keywords,
+    counts_letters,
+)
