@@ -34,3 +34,17 @@ def test_an_instruction_the_language_lacks_is_an_error():
     assert _beyond("numbers:native_digits", "Write every number in native digits.") == [
         ("error", "numbers:native_digits is not defined for en: English writes ASCII digits (its profile has no "
                   "numerals.digits)")]
+
+
+def test_an_instruction_the_language_does_not_define_is_an_error_naming_why(tmp_path):
+    """An open-instruct or IFBench id that means nothing in the row's language (letter case in
+    Hindi): validate flags it with the registry's own reason, as score and the verifier refuse it."""
+    import json
+
+    from indicifeval.dataset.validation import validate
+
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps({"key": 1, "prompt": "उत्तर लिखिए।", "instruction_id_list": ["count:lowercase_counting"],
+                                "kwargs": [{"N": 3}], "language": "hi", "subset": "trans"}) + "\n", encoding="utf-8")
+    found = [f for f in validate(path).findings if f.check == "instruction_defined"]
+    assert len(found) == 1 and found[0].is_error and "no lower and upper case" in found[0].message

@@ -18,8 +18,8 @@ from indicifeval.records import Row
 
 RowCheck = Callable[[Prompt], Iterator[Finding]]
 ROW_CHECKS: tuple[RowCheck, ...] = (
-    lexical.kwarg_missing, lexical.lexical_in_prompt, lexical.lexical_duplicate, lexical.letter_in_prompt,
-    lexical.repeat_prompt, lexical.constrained_options,
+    lexical.instruction_defined, lexical.kwarg_missing, lexical.lexical_in_prompt, lexical.lexical_duplicate,
+    lexical.letter_in_prompt, lexical.repeat_prompt, lexical.constrained_options,
     formats.two_responses_separator, formats.json_mentioned, formats.bullet_example, formats.highlight_example,
     formats.title_example,
     numbers.number_stated, numbers.relation_missing, beyond.beyond_stated,

@@ -28,6 +28,8 @@ class Check:
 
 # In the order the table lists them.
 CHECKS: tuple[Check, ...] = (
+    Check("instruction_defined", "every instruction is defined for the row's language (an open-instruct or IFBench "
+                                 "id about letter case, say, is not in Hindi)"),
     Check("kwarg_missing", "every kwarg the checker needs is given (relations: relation_missing)"),
     Check("lexical_in_prompt", "keywords, forbidden words, first word, end phrase, marker, splitter in the prompt"),
     Check("lexical_duplicate", "a value listed twice in one kwarg"),

@@ -25,6 +25,18 @@ def instructions(p: Prompt) -> Iterator[tuple[int, str, dict]]:
     yield from ((i, iid, kw) for i, (iid, kw) in enumerate(zip(p.row.instruction_id_list, p.row.kwargs)))
 
 
+def instruction_defined(p: Prompt) -> Iterator[Finding]:
+    """An instruction the row's language does not define (English letter case in Hindi): the
+    scorer and the verifier refuse the row, so the dataset should not hold it. (The
+    instructions beyond the paper are ``beyond_stated``'s.)"""
+    for index, iid, _ in instructions(p):
+        spec = REGISTRY[iid]
+        if spec.suite != "beyond":
+            why = spec.unavailable(p.profile, paper=False)
+            if why is not None:
+                yield finding(p.row, "instruction_defined", ERROR, why, None, index)
+
+
 def kwarg_missing(p: Prompt) -> Iterator[Finding]:
     """A required kwarg that is absent (relations are ``relation_missing``'s): fixed-mode scoring
     stops on it, and paper mode would draw a random value."""
