@@ -91,7 +91,8 @@ def check_templates(code: str, templates: dict):
         for t in variants:
             names = set(placeholders(t))  # a name may come back, as the section splitter's example does
             assert required <= names <= shown, f"{code} {iid}: placeholders {sorted(names)}, kwargs {sorted(shown)}"
-            assert not re.sub(r"\{[a-z_]+\}", "", t).count("{") and "}" not in re.sub(r"\{[a-z_]+\}", "", t)
+            bare = re.sub(r"\{[A-Za-z0-9_]+\}", "", t)  # (IFBench's kwargs: {N}, {keyword1})
+            assert not bare.count("{") and "}" not in bare
             assert unicodedata.is_normalized("NFC", t), f"{code} {iid}: not NFC"
             for p in REGISTRY[iid].params:
                 if p.role == "relation":  # "{relation} {num}" is one unit, nothing glued after it

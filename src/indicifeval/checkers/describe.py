@@ -10,7 +10,7 @@ from indicifeval.checkers.registry import REGISTRY, KwargError, clean_kwargs
 from indicifeval.languages import LanguageProfile
 from indicifeval.languages.profile import InstructionTexts
 
-PLACEHOLDER = re.compile(r"\{([A-Za-z_]+)\}")  # (kwarg names as the references spell them: IFBench's N)
+PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)\}")
 
 
 class DescriptionError(ValueError):
@@ -85,5 +85,5 @@ def _unit_pattern(instruction_id: str) -> re.Pattern:
     """Placeholders, with a relation and the number after it as one unit: "{relation} {num_words}"."""
     relations = [p.name for p in REGISTRY[instruction_id].params if p.role == "relation"]
     if not relations:
-        return re.compile(r"()()\{([A-Za-z_]+)\}")
-    return re.compile(r"\{(" + "|".join(relations) + r")\} \{([A-Za-z_]+)\}|\{([A-Za-z_]+)\}")
+        return re.compile(r"()()\{([A-Za-z0-9_]+)\}")
+    return re.compile(r"\{(" + "|".join(relations) + r")\} \{([A-Za-z0-9_]+)\}|\{([A-Za-z0-9_]+)\}")

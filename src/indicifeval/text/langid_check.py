@@ -19,7 +19,7 @@ from indicifeval.languages.check import ProfileFinding
 from indicifeval.text.langid import identify
 from indicifeval.text.langid_hints import _cld2_to_ours, _languages_by_script
 
-_PLACEHOLDER = regex.compile(r"\{[A-Za-z_]+\}")
+_PLACEHOLDER = regex.compile(r"\{[a-z_]+\}")
 SAMPLE_ERROR_SHARE, SAMPLE_WARNING_SHARE = 0.5, 0.9
 
 

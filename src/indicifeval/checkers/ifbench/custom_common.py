@@ -27,6 +27,7 @@ _GRAPHEME = regex.compile(r"\X")
 _VIRAMA_SPLIT = regex.compile(r"(?<=[\u094d\u09cd\u0a4d\u0acd\u0b4d\u0bcd\u0c4d\u0ccd\u0d4d])(?=\p{L})")
 # Arabic-script vowel marks (harakat, superscript alef): not letters, ignored by dictionary order
 _HARAKAT = regex.compile(r"[\u064b-\u065f\u0670]")
+_ARABIC = regex.compile(r"[\u0600-\u06ff]")
 # The Arabic letter forms an Urdu text may carry instead of Urdu's own (kaf, yeh, heh)
 _URDU_FORMS = str.maketrans({"\u0643": "\u06a9", "\u064a": "\u06cc", "\u0647": "\u06c1"})
 
@@ -83,10 +84,14 @@ def reversed_by_letter(text: str) -> set[str]:
 
 def base_letter(word: str) -> str:
     """The letter a word begins with, without the marks on it: क for कमल, का and क्या; ज for
-    ज़मीन; ا for آج. Case-folded, so a Latin word's initial compares case-blind."""
-    for ch in unicodedata.normalize("NFD", word[:8]):
+    ज़मीन; ا for آج; e for été. A letter whose second half is a spacing vowel sign stays whole
+    (Tamil ஓ is not ஒ, ஔ not ஓ). Case-folded, so a Latin word's initial compares case-blind."""
+    for ch in unicodedata.normalize("NFC", word[:8]):
         if ch.isalpha():
-            return ch.casefold()
+            parts = unicodedata.normalize("NFD", ch)
+            if len(parts) > 1 and all(unicodedata.category(c) == "Mn" for c in parts[1:]):
+                ch = parts[0]
+            return ch.casefold().translate(_URDU_FORMS)
         if ch.isdigit():
             return ch
     return ""
@@ -104,11 +109,18 @@ def _letter_ranks(order: tuple[str, ...]) -> dict[str, float]:
     return {ch: base + i / 100 for i, ch in enumerate(letters)}
 
 
+def as_urdu(text: str) -> str:
+    """Arabic-script text with its vowel marks dropped (آ read as ا) and Arabic kaf, yeh and heh
+    read as Urdu's; any other text as it is."""
+    if not _ARABIC.search(text):
+        return text
+    return _HARAKAT.sub("", unicodedata.normalize("NFD", text)).translate(_URDU_FORMS)
+
+
 def collation_key(text: str, order: tuple[str, ...]) -> list[float]:
     """A line's key in its language's dictionary order: each listed letter by its place in
-    ``order``, Arabic-script vowel marks ignored, everything else by code point."""
+    ``order``, everything else by code point. Composed (NFC), so that a two-part vowel sign
+    sorts as one (Tamil கொ after கே, Bengali কো after কৈ); Arabic script as ``as_urdu`` reads it."""
     ranks = _letter_ranks(order)
-    text = unicodedata.normalize("NFD", text).casefold()
-    if _HARAKAT.search(text) or "\u0643" in text or "\u064a" in text or "\u0647" in text:
-        text = _HARAKAT.sub("", text).translate(_URDU_FORMS)
+    text = as_urdu(unicodedata.normalize("NFC", text).casefold())
     return [ranks.get(ch, float(ord(ch))) for ch in text]

@@ -5,8 +5,8 @@ rows, every field quoted).
 The column names are the reference's English ones or, in another language, those its profile
 gives (``word_lists.csv_city_columns``, ``csv_product_columns``, ``csv_student_columns``): a
 translated prompt may keep the names or translate them. A special character is one that is no
-letter, vowel sign, digit or space in any script (the reference's ``\\w`` takes a vowel sign
-for one)."""
+letter, vowel sign, digit or space in any script, nor a zero-width (non-)joiner inside a word
+(the reference's ``\\w`` takes a vowel sign for one)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ CITY = ("ID", "Country", "City", "Year", "Count")
 PRODUCT = ("ProductID", "Category", "Brand", "Price", "Stock")
 STUDENT = ("StudentID", "Subject", "Grade", "Semester", "Score")
 _REFERENCE_SPECIAL = re.compile(r'".*[^\d\w\s].*"')
-_SPECIAL = regex.compile(r"[^\p{L}\p{M}\p{N}\s]")
+_SPECIAL = regex.compile(r"[^\p{L}\p{M}\p{N}\s\u200c\u200d]")
 
 
 def _rows(text: str, delimiter: str = ",") -> list[list[str]] | None:

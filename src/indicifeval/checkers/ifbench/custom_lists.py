@@ -17,7 +17,14 @@ from functools import lru_cache
 
 import regex
 
-from indicifeval.checkers.ifbench.custom_common import CUSTOM, SUITE, collation_key, requires_lists, word_list
+from indicifeval.checkers.ifbench.custom_common import (
+    CUSTOM,
+    SUITE,
+    as_urdu,
+    collation_key,
+    requires_lists,
+    word_list,
+)
 from indicifeval.checkers.registry import all_but, checker
 from indicifeval.checkers.rules import Rules, TextView
 from indicifeval.text.normalize import match_key
@@ -96,8 +103,9 @@ def _latin(text: str) -> str:
 
 
 def _name_key(text: str) -> str:
-    """How two spellings of a name compare: match form, without nukta and inner whitespace."""
-    return "".join(_NUKTA.sub("", match_key(text)).split())
+    """How two spellings of a name compare: match form, without nukta, Arabic vowel marks and
+    inner whitespace."""
+    return "".join(as_urdu(_NUKTA.sub("", match_key(text))).split())
 
 
 @lru_cache(maxsize=32)
