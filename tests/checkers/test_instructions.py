@@ -64,11 +64,16 @@ BEYOND = {
 }
 
 
+OWN_SUITES = ("ifeval", "beyond")  # the other suites' categories come after, labelled with the suite
+
+
 def test_categories_are_table_3_then_the_two_beyond_the_paper():
-    assert CATEGORIES == TABLE_3 | BEYOND
-    assert list(CATEGORIES) == [*TABLE_3, *BEYOND] == list(CATEGORY_NAMES)
+    own = {name: ids for name, ids in CATEGORIES.items() if name in CATEGORY_NAMES}
+    assert own == TABLE_3 | BEYOND
+    assert list(CATEGORIES)[: len(own)] == [*TABLE_3, *BEYOND] == list(CATEGORY_NAMES)
+    assert all(name.startswith(("RL ", "IFBench ")) for name in list(CATEGORIES)[len(own) :])
     assert list(PAPER_CATEGORY_NAMES) == list(TABLE_3)
-    assert categories() == TABLE_3 | BEYOND
+    assert categories() == CATEGORIES
     assert all(REGISTRY[iid].fixed_only for ids in BEYOND.values() for iid in ids)
     assert not any(REGISTRY[iid].fixed_only for ids in TABLE_3.values() for iid in ids)
 
@@ -77,9 +82,15 @@ def test_every_id_has_exactly_one_category():
     placed = [iid for ids in CATEGORIES.values() for iid in ids]
     assert sorted(placed) == sorted(INSTRUCTION_IDS)  # each id once
     for iid in INSTRUCTION_IDS:
-        assert CATEGORY_OF[iid] == category_of(iid) == REGISTRY[iid].category in CATEGORY_NAMES
-    rows = sorted(spec.table_row for spec in REGISTRY.values())
-    assert rows == list(range(1, len(REGISTRY) + 1))
+        assert CATEGORY_OF[iid] == category_of(iid) == REGISTRY[iid].category_label
+        if REGISTRY[iid].suite in OWN_SUITES:
+            assert REGISTRY[iid].category in CATEGORY_NAMES
+    rows = sorted(spec.table_row for spec in REGISTRY.values() if spec.suite in OWN_SUITES)
+    assert rows == list(range(1, len(rows) + 1))
+    # the other suites' rows: their own ranges (open-instruct from 100, IFBench from 200), each row once
+    for suite, start in (("open-instruct", 100), ("ifbench", 200)):
+        rows = [spec.table_row for spec in REGISTRY.values() if spec.suite == suite]
+        assert len(set(rows)) == len(rows) and all(start <= r < start + 100 for r in rows), suite
 
 
 def test_a_category_must_be_one_of_the_paper_s():
@@ -91,7 +102,7 @@ def test_a_category_must_be_one_of_the_paper_s():
 
 # -- kwarg roles ----------------------------------------------------------------------------------
 def test_lexical_kwargs_are_the_text_a_translation_must_carry():
-    found = {name for iid in INSTRUCTION_IDS for name in lexical_kwargs(iid)}
+    found = {name for iid in INSTRUCTION_IDS if REGISTRY[iid].suite in OWN_SUITES for name in lexical_kwargs(iid)}
     assert found == LEXICAL
     assert lexical_kwargs("keywords:frequency") == ("keyword",)
     assert lexical_kwargs("language:response_language") == ()

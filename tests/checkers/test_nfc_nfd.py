@@ -58,6 +58,21 @@ KWARGS = {
     "units:metric": {},
     "units:imperial": {},
     "language:romanized": {},
+    # IFBench, custom part (fixed mode)
+    "custom:character_reverse": {},
+    "custom:csv_city": {},
+    "custom:csv_quotes": {},
+    "custom:csv_special_character": {},
+    "custom:date_format_list": {},
+    "custom:european_capitals_sort": {},
+    "custom:mcq_count_length": {},
+    "custom:multiples": {},
+    "custom:reverse_newline": {},
+    "custom:sentence_alphabet": {},
+    "custom:word_reverse": {},
+    "sentence:alliteration_increment": {},
+    "sentence:increment": {"small_n": 2},
+    "sentence:keyword": {"word": "বোন", "N": 2},
 }
 assert set(KWARGS) == set(INSTRUCTION_IDS)
 
