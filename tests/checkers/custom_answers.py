@@ -206,7 +206,8 @@ def _csv(rng, header, n_rows, delimiter, quote_all):
         if rng.random() < 0.05:
             values = values[:-1]
         if rng.random() < 0.1:
-            values[1] = rng.choice(['"Smith & Co."', '"Acme, Inc."', '"A+B"', '"plain"', "50%", ""])
+            values[1] = rng.choice(['"Smith & Co."', '"Acme, Inc."', '"A+B"', '"plain"', "50%", "", '"!!!!"', '"é"',
+                                    '"ক্ষ"', '"x"y!', '"a\nb!"', '"!\nx"', '"_"', '"a" "b"'])
         rows.append(delimiter.join(cell(v) if not v.startswith('"') else v for v in values))
     text = "\n".join(rows)
     r = rng.random()
@@ -281,8 +282,8 @@ def sentence_keyword(rng):
     out = []
     for _ in range(50):
         word = rng.choice(["eat", "giraffe", "river", "bold", "Bird"])
-        sentences = [_sentence(rng, rng.randint(2, 7)) or "Ok." for _ in range(rng.randint(1, 8))]
-        n = rng.randint(1, 8)
+        sentences = [_sentence(rng, rng.randint(2, 7)) or "Ok." for _ in range(rng.choice([rng.randint(1, 8), 30]))]
+        n = rng.choice([rng.randint(1, 8), rng.randint(25, 31)])
         if rng.random() < 0.7 and sentences:
             i = rng.randrange(len(sentences))
             form = rng.choice([word, word.upper(), word + "s", "(" + word + ")", word + ",", "un" + word])
