@@ -88,6 +88,21 @@ ARGS = {
     "startend:quotation": {},
     "combination:two_responses": {},
     "combination:repeat_prompt": {"prompt_to_repeat": "किताब पढ़ो"},
+    # IFBench's custom:* and sentence:* (fixed mode)
+    "custom:character_reverse": {},
+    "custom:csv_city": {},
+    "custom:csv_quotes": {},
+    "custom:csv_special_character": {},
+    "custom:date_format_list": {},
+    "custom:european_capitals_sort": {},
+    "custom:mcq_count_length": {},
+    "custom:multiples": {},
+    "custom:reverse_newline": {},
+    "custom:sentence_alphabet": {},
+    "custom:word_reverse": {},
+    "sentence:alliteration_increment": {},
+    "sentence:increment": {"small_n": 2},
+    "sentence:keyword": {"word": "किताब", "N": 2},
 }
 
 
