@@ -121,6 +121,21 @@ ARGS = {
     "repeat:repeat_change": {"prompt_to_repeat": "किताब पढ़ो और लिखो"},
     "repeat:repeat_simple": {},
     "repeat:repeat_span": {"prompt_to_repeat": "किताब पढ़ो और लिखो", "n_start": 1, "n_end": 2},
+    # IFBench's custom:* and sentence:* (fixed mode)
+    "custom:character_reverse": {},
+    "custom:csv_city": {},
+    "custom:csv_quotes": {},
+    "custom:csv_special_character": {},
+    "custom:date_format_list": {},
+    "custom:european_capitals_sort": {},
+    "custom:mcq_count_length": {},
+    "custom:multiples": {},
+    "custom:reverse_newline": {},
+    "custom:sentence_alphabet": {},
+    "custom:word_reverse": {},
+    "sentence:alliteration_increment": {},
+    "sentence:increment": {"small_n": 2},
+    "sentence:keyword": {"word": "किताब", "N": 2},
 }
 
 

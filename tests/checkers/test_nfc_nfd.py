@@ -124,6 +124,21 @@ KWARGS = {
     "punctuation:punctuation_exclamation": {},
     "detectable_format:sentence_hyphens": {},
     "detectable_format:square_brackets": {},
+    # IFBench, custom part (fixed mode)
+    "custom:character_reverse": {},
+    "custom:csv_city": {},
+    "custom:csv_quotes": {},
+    "custom:csv_special_character": {},
+    "custom:date_format_list": {},
+    "custom:european_capitals_sort": {},
+    "custom:mcq_count_length": {},
+    "custom:multiples": {},
+    "custom:reverse_newline": {},
+    "custom:sentence_alphabet": {},
+    "custom:word_reverse": {},
+    "sentence:alliteration_increment": {},
+    "sentence:increment": {"small_n": 2},
+    "sentence:keyword": {"word": "বোন", "N": 2},
 }
 # (open-instruct's and IFBench's ids have NFC/NFD tests of their own, per part)
 # every IFEval and beyond-the-paper id, and the other suites' ids their parts list here

@@ -5,6 +5,11 @@ mode only; importing the package registers them."""
 
 from indicifeval.checkers.ifbench import (  # noqa: F401  (imported for registration)
     counts,
+    custom_csv,
+    custom_lists,
+    custom_mcq,
+    custom_reverse,
+    custom_sentences,
     format_answer,
     format_lines,
     format_marks,
