@@ -18,8 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(parquet in verl's schema, for rewards.verl_compute_score), nemo-gym (JSONL of instruction-following "
         "examples, for indicifeval serve's /verify). Every row is checked to be scorable first; see docs/rewards.md.",
     )
-    p.add_argument("data", help="rows: 'hub', 'sample', 'sample-beyond', a file, a folder in the hub's layout, or a "
-                   "release folder")
+    p.add_argument("data", help="rows: 'hub', 'sample', a suite's sample ('sample-beyond', 'sample-open-instruct', "
+                   "'sample-ifbench'), a file, a folder in the hub's layout, or a release folder")
     p.add_argument("--format", required=True, choices=FORMATS, help="the framework's format")
     p.add_argument("--out", required=True, help="the folder to write (its files are replaced together)")
     p.add_argument("--exclude", action="append", default=[], metavar="DATA",

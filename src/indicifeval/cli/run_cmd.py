@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--overwrite", action="store_true", help="use a non-empty --out that `run` did not make")
     data = p.add_argument_group("data")
     data.add_argument("--data", default="hub", help="'hub' (ai4bharat/IndicIFEval), a local folder in the hub's "
-                      "parquet layout, a JSONL/JSON/Parquet file, 'sample' or 'sample-beyond'")
+                      "parquet layout, a JSONL/JSON/Parquet file, 'sample' or a suite's sample: 'sample-beyond', "
+                      "'sample-open-instruct', 'sample-ifbench'")
     data.add_argument("--revision", help="hub revision (commit) to pin; recorded in the manifest")
     data.add_argument("--subsets", default="trans,ground", help="trans, ground or both")
     data.add_argument("--languages", default="all", help="'all' (14 Indic + en where present) or e.g. hi,bn")

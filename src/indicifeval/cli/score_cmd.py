@@ -17,12 +17,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and answers scored and a manifest of the inputs to --out.",
     )
     p.add_argument("--data", help="rows: JSONL, JSON array or Parquet (a file, or a folder such as a local copy of "
-                   "the hub's parquet layout), 'hub', 'sample', or 'sample-beyond' (the sample's rows for the "
-                   "numbers/units/romanised instructions, fixed mode only)")
+                   "the hub's parquet layout), 'hub', 'sample', or a suite's sample (fixed mode only): "
+                   "'sample-beyond' (numbers/units/romanised), 'sample-open-instruct' (open-instruct's RL-training "
+                   "ids), 'sample-ifbench' (IFBench's)")
     p.add_argument("--run", help="re-score a run folder (from `indicifeval run`) instead; no generation")
     p.add_argument("--responses", help="responses: {key, response} JSONL, IFEval {prompt, response}, lm-eval "
-                   "--log_samples files (or their output folder), or 'sample' (the default with --data sample or "
-                   "sample-beyond)")
+                   "--log_samples files (or their output folder), or 'sample' (the default with --data sample or a "
+                   "suite's sample)")
     p.add_argument("--language", help="language of rows that carry none (a row that says another is an error)")
     p.add_argument("--subset", choices=subset_names(), help="subset of rows that carry none (otherwise trans)")
     p.add_argument("--languages", default="all", help="keep only these languages, e.g. hi,bn")
@@ -47,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from indicifeval.cli.output import print_error, progress_bar, report_result
     from indicifeval.core.folders import claim
+    from indicifeval.dataset.rows import SAMPLES
     from indicifeval.scoring.api import score
 
     if args.run:
@@ -54,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.data or not args.out:
         print_error("--data and --out are required (or --run FOLDER)")
         return 2
-    responses = args.responses or (args.data if args.data in ("sample", "sample-beyond") else None)
+    responses = args.responses or (args.data if args.data in SAMPLES else None)
     if responses is None:
         print_error("--responses is required (except with --data sample)")
         return 2

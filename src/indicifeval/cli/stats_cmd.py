@@ -9,7 +9,8 @@ from indicifeval.cli.common import add_parser
 
 DATA_HELP = ("a JSONL, JSON array or Parquet file, a folder such as a local copy of the hub's parquet layout, a "
              "release folder (build finalize's rows.jsonl + release.json, or build publish's hub/), a build folder "
-             "(its rows and build statuses, against its English source), 'sample', 'sample-beyond' or 'hub'")
+             "(its rows and build statuses, against its English source), 'sample', a suite's sample "
+             "('sample-beyond', 'sample-open-instruct', 'sample-ifbench') or 'hub'")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

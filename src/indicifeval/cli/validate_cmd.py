@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("data", help="rows: a JSONL, JSON array or Parquet file, a folder such as a local copy of the "
                    "hub's parquet layout, a build folder (its rows, against its English source), 'sample', "
-                   "'sample-beyond' or 'hub'")
+                   "'sample-beyond', 'sample-open-instruct', 'sample-ifbench' or 'hub'")
     p.add_argument("--language", help="language of rows that carry none (a row that says another is an error)")
     p.add_argument("--subset", choices=SUBSETS, help="subset of rows that carry none (otherwise trans)")
     p.add_argument("--source", help="the English rows the Trans rows were translated from (JSONL, same keys): "
