@@ -1,0 +1,67 @@
+"""Implicit constraints: what a verifiable reward must also ask of an answer so that it cannot
+be gamed (empty or invisible answers, echoes of the prompt, padding, keyword stuffing, the
+wrong language or script, random letters). Part of the reward by default (``rewards``,
+``serve``); ``score`` keeps the plain verdicts unless asked (``--implicit``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from indicifeval.core.errors import InputError
+from indicifeval.records import Row
+from indicifeval.scoring.implicit.checks import CHECKS, Context
+from indicifeval.scoring.implicit.expect import allowance
+from indicifeval.scoring.implicit.view import AnswerView
+
+IMPLICIT: tuple[str, ...] = tuple(CHECKS)
+PREFIX = "implicit:"
+
+
+def parse_implicit(value: str | Iterable[str] | None) -> tuple[str, ...]:
+    """``"all"`` (every constraint), ``"none"``/``None`` (the plain reward), or names, as a list
+    or comma-separated (``language,no_echo``; the ``implicit:`` prefix may be given)."""
+    if value is None:
+        return ()
+    names = [v.strip() for v in value.split(",")] if isinstance(value, str) else [str(v).strip() for v in value]
+    names = [n.removeprefix(PREFIX) for n in names if n]
+    if names in (["all"], ["default"]):
+        return IMPLICIT
+    if names in (["none"], []):
+        return ()
+    unknown = [n for n in names if n not in CHECKS]
+    if unknown:
+        raise InputError(f"unknown implicit constraint {unknown[0]!r}; known: all, none, {', '.join(IMPLICIT)}",
+                         field="implicit")
+    return tuple(n for n in IMPLICIT if n in names)
+
+
+def implicit_failures(row: Row, args: Sequence[dict], answer: str | None, prompt: str | None = None,
+                      checks: Sequence[str] = IMPLICIT) -> list[str]:
+    """``implicit:<name>: <why>`` for each constraint the answer fails (empty: it passes all).
+    ``prompt`` defaults to the row's."""
+    if not checks:
+        return []
+    terminators = "".join(_terminators(row.language)) or ".!?"
+    context = Context(AnswerView(answer or "", terminators), row.prompt if prompt is None else prompt,
+                      allowance(row, args), row.language)
+    out = []
+    for name in checks:
+        why = CHECKS[name](context)
+        if why is not None:
+            out.append(f"{PREFIX}{name}: {why}")
+            if name == "not_empty":
+                break  # the rest have nothing to read
+    return out
+
+
+def _terminators(language: str) -> tuple[str, ...]:
+    from indicifeval.languages import get_profile
+    from indicifeval.languages.profile import UnknownLanguageError
+
+    try:
+        return get_profile(language).sentence_terminators
+    except UnknownLanguageError:
+        return ()
+
+
+__all__ = ["IMPLICIT", "PREFIX", "implicit_failures", "parse_implicit"]

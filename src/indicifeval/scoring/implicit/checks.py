@@ -1,0 +1,213 @@
+"""The implicit constraints: what every honest answer does without being asked, and what the
+answers that game a verifiable reward ("X X X" for "use X three times") do not. Each is a pure
+function of the answer, the prompt and the row's allowances, returning why it failed or None;
+each threshold is a named constant, documented in docs/rewards.md, and chosen so that honest
+answers (the bundled sample's passing answers, the shared corpus, IFEval's English responses)
+pass with room to spare."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import regex
+
+from indicifeval.languages import get_profile, language_name
+from indicifeval.languages.profile import UnknownLanguageError
+from indicifeval.scoring.implicit.expect import Allowance
+from indicifeval.scoring.implicit.plausible import known_share
+from indicifeval.scoring.implicit.view import AnswerView, invisible_count, word_ngrams
+from indicifeval.text.langid import identify
+from indicifeval.text.scripts import script_of
+
+MAX_INVISIBLE = 8  # invisible characters outside words: a few strays (web text has them) are forgiven,
+MAX_INVISIBLE_SHARE = 0.005  # and more, if under half a percent of the answer's characters
+LANGUAGE_MIN_LETTERS = 20  # below this, only the script is judged (too short to tell languages apart)
+PLAUSIBLE_MIN_TRIGRAMS = 40  # shorter: too few to tell (random Latin letters hit common trigrams)
+PLAUSIBLE_MIN_SHARE = 0.25  # honest text >= 0.42 in the shared corpus; random letters <= 0.03
+ECHO_N = 4  # word n-grams compared with the prompt's
+ECHO_MIN_NGRAMS = 6
+ECHO_MAX_SHARE = 0.8  # of the answer's word 4-grams found in its prompt (quoted passages aside)
+ECHO_MAX_COVERED = 0.8  # of the prompt's word 4-grams found in the answer
+QUOTED_MIN_CHARS = 40  # a quoted passage: at least this long between quotation marks
+TOP_WORD_MIN_WORDS = 10
+TOP_WORD_MAX_SHARE = 0.4  # one word (a keyword, a filler) over 40 % of the words
+REPEAT_N = 4
+REPEAT_MIN_NGRAMS = 12
+REPEAT_MAX_SHARE = 0.5  # of the word 4-grams repeating an earlier one
+DUPLICATE_MIN_UNITS = 4
+DUPLICATE_MAX_SHARE = 0.5  # of lines or sentences repeating an earlier one
+KEYWORD_MIN_WORDS = 10
+KEYWORD_MAX_SHARE = 0.3  # of the words being the keywords and phrases the instructions require
+
+
+@dataclass(frozen=True)
+class Context:
+    view: AnswerView
+    prompt: str
+    allowance: Allowance
+    language: str  # the row's
+
+
+def not_empty(c: Context) -> str | None:
+    if not c.view.words:
+        return "the answer has no words (empty, blank, invisible characters or an empty wrapper)"
+    return None
+
+
+def no_invisible(c: Context) -> str | None:
+    n = invisible_count(c.view.raw)
+    if n > MAX_INVISIBLE and n > MAX_INVISIBLE_SHARE * len(c.view.raw):
+        return (f"{n} invisible characters (zero-width spaces, joiners outside words, fillers); at most "
+                f"{MAX_INVISIBLE} or {MAX_INVISIBLE_SHARE:.1%} of the characters")
+    return None
+
+
+def _script(language: str) -> str | None:
+    try:
+        return get_profile(language).script
+    except UnknownLanguageError:
+        return None
+
+
+def _names(codes: frozenset[str]) -> str:
+    return " or ".join(sorted(language_name(c) for c in codes))
+
+
+def language(c: Context) -> str | None:
+    allowed = c.allowance.languages
+    if allowed is None or not c.view.words:
+        return None
+    found = identify(c.view.text)
+    if found.language is None:
+        return None
+    if c.allowance.latin_letters:
+        if found.script != "Latn":
+            return f"written in {found.script} letters; the instructions ask for Latin letters"
+        return None
+    letters = sum(map(len, c.view.words))
+    if letters < LANGUAGE_MIN_LETTERS or c.allowance.names_only:  # too short (or names) to tell siblings apart
+        scripts = {_script(code) for code in allowed}
+        if found.script in scripts or None in scripts:
+            return None
+        return f"written in {found.script} letters; the answer should be in {_names(allowed)}"
+    if found.language in allowed:
+        return None
+    return f"written in {language_name(found.language)}; the answer should be in {_names(allowed)}"
+
+
+def plausible(c: Context) -> str | None:
+    allowed = c.allowance.languages
+    if allowed is None or not c.allowance.plain_text or len(allowed) != 1:
+        return None
+    (code,) = allowed
+    script = _script(code)
+    if script is None:
+        return None
+    measured = known_share(c.view.text, code, lambda w: script_of(w[0]) == script)
+    if measured is None or measured[1] < PLAUSIBLE_MIN_TRIGRAMS:
+        return None
+    share, n = measured
+    if share < PLAUSIBLE_MIN_SHARE:
+        return (f"not words of {language_name(code)}: {share:.0%} of {n} letter trigrams occur in its text "
+                f"(at least {PLAUSIBLE_MIN_SHARE:.0%})")
+    return None
+
+
+def _without(words: list[str], copies: tuple[str, ...]) -> list[str]:
+    """The answer's words without one occurrence of each copy the instructions ask for (a
+    substring search on the words joined by spaces: linear)."""
+    for copy in copies:
+        wanted = " ".join(AnswerView(copy).words)
+        joined = f" {' '.join(words)} "
+        at = joined.find(f" {wanted} ") if wanted else -1
+        if at >= 0:
+            words = (joined[:at] + joined[at + len(wanted) + 1:]).split()
+    return words
+
+
+def _unquoted(prompt: str, quotes: tuple[tuple[str, str], ...]) -> str:
+    """The prompt without its quoted passages (the text a rewrite may copy)."""
+    for opening, closing in quotes:
+        prompt = regex.sub(f"{regex.escape(opening)}[^{regex.escape(closing)}]{{{QUOTED_MIN_CHARS},}}"
+                           f"{regex.escape(closing)}", " ", prompt)
+    return prompt
+
+
+def no_echo(c: Context) -> str | None:
+    """Two ways to echo: most of the answer is the prompt's own instructions (its quoted
+    passages, which a rewrite copies, aside), or most of the prompt, quotes and all, is in
+    the answer."""
+    if c.allowance.echo or not c.prompt:
+        return None
+    words = _without(c.view.words, c.allowance.copies)
+    grams = word_ngrams(words, ECHO_N)
+    if len(grams) < ECHO_MIN_NGRAMS:
+        return None
+    own = set(word_ngrams(AnswerView(_unquoted(c.prompt, c.allowance.quotes)).words, ECHO_N))
+    share = sum(1 for g in grams if g in own) / len(grams)
+    if share > ECHO_MAX_SHARE:
+        return (f"restates the prompt: {share:.0%} of the answer's word {ECHO_N}-grams are the prompt's "
+                f"(at most {ECHO_MAX_SHARE:.0%})")
+    prompt_grams = set(word_ngrams(AnswerView(c.prompt).words, ECHO_N))
+    if len(prompt_grams) >= ECHO_MIN_NGRAMS:
+        covered = len(prompt_grams & set(grams)) / len(prompt_grams)
+        if covered >= ECHO_MAX_COVERED:
+            return (f"echoes the prompt: {covered:.0%} of the prompt's word {ECHO_N}-grams are in the answer "
+                    f"(at most {ECHO_MAX_COVERED:.0%})")
+    return None
+
+
+def _duplicates(units: list[str]) -> float:
+    return 1 - len(set(units)) / len(units)
+
+
+def no_padding(c: Context) -> str | None:
+    if c.allowance.repeats:
+        return None
+    words = c.view.words
+    if len(words) >= TOP_WORD_MIN_WORDS:
+        word, n = Counter(words).most_common(1)[0]
+        if n / len(words) > TOP_WORD_MAX_SHARE:
+            return (f"pads with one word: {word!r} is {n / len(words):.0%} of the words "
+                    f"(at most {TOP_WORD_MAX_SHARE:.0%})")
+    grams = word_ngrams(words, REPEAT_N)
+    if len(grams) >= REPEAT_MIN_NGRAMS and _duplicates(grams) > REPEAT_MAX_SHARE:
+        return (f"pads with repetition: {_duplicates(grams):.0%} of its word {REPEAT_N}-grams repeat an earlier one "
+                f"(at most {REPEAT_MAX_SHARE:.0%})")
+    for name, units in (("lines", c.view.lines), ("sentences", c.view.sentences)):
+        if len(units) >= DUPLICATE_MIN_UNITS and _duplicates(units) > DUPLICATE_MAX_SHARE:
+            return (f"pads with repeated {name}: {_duplicates(units):.0%} repeat an earlier one "
+                    f"(at most {DUPLICATE_MAX_SHARE:.0%})")
+    bullets = c.view.bullets
+    if len(bullets) >= 2:
+        filler = len(bullets) - len({b for b in bullets if b})
+        if filler * 2 > len(bullets):
+            return f"filler bullets: {filler} of {len(bullets)} are empty or repeat another"
+    return None
+
+
+def substance(c: Context) -> str | None:
+    if c.allowance.only_given or not c.view.words:
+        return None
+    given = {w for phrase in c.allowance.given for w in AnswerView(phrase).words}
+    words = c.view.words
+    if all(w in given for w in words):
+        return "only the keywords and phrases the instructions require"
+    keywords = {w for phrase in c.allowance.keywords for w in AnswerView(phrase).words}
+    stuffed = sum(1 for w in words if w in keywords)
+    if keywords and not c.allowance.repeats and len(words) >= KEYWORD_MIN_WORDS and \
+            stuffed / len(words) > KEYWORD_MAX_SHARE:
+        share = stuffed / len(words)
+        return f"keyword stuffing: the required keywords are {share:.0%} of the words (at most {KEYWORD_MAX_SHARE:.0%})"
+    return None
+
+
+# In the order they are reported; the first ones explain the later ones' failures.
+CHECKS: dict[str, Callable[[Context], str | None]] = {
+    "not_empty": not_empty, "no_invisible": no_invisible, "language": language, "plausible": plausible,
+    "no_echo": no_echo, "no_padding": no_padding, "substance": substance,
+}
+
+__all__ = ["CHECKS", "Context"]
