@@ -50,7 +50,10 @@ def test_the_three_rewards():
     items = _items(rows, responses)
     for kind, expect in (("all", lambda v: float(all(v.strict))), ("fraction", lambda v: sum(v.strict) / len(v.strict)),
                          ("loose-fraction", lambda v: sum(v.loose) / len(v.loose))):
-        assert [v.reward for v in score_batch(items, reward=kind)] == [expect(v) for v in score_batch(items)]
+        plain = score_batch(items, reward=kind, implicit=None)
+        assert [v.reward for v in plain] == [expect(v) for v in score_batch(items)]
+        guarded = score_batch(items, reward=kind)  # the implicit constraints: the plain reward, or 0 with a reason
+        assert [0.0 if v.implicit else p.reward for v, p in zip(guarded, plain)] == [v.reward for v in guarded]
 
 
 def test_the_trl_function_reads_the_exported_columns_and_conversational_completions():

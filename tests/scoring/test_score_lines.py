@@ -48,8 +48,10 @@ def test_a_rewards_verdict_is_the_score_line_with_its_reward(tmp_path):
     for verdict in score_batch(items, reward="fraction"):
         line = verdict.to_json()
         assert line.pop("reward") == verdict.reward
+        assert line.pop("implicit") == verdict.implicit  # the implicit constraints' findings, a reward's only
         assert line == lines[(verdict.language, verdict.subset, verdict.key)].to_json()
-        assert RowScore.from_json(verdict.to_json()).reward == verdict.reward
+        again = RowScore.from_json(verdict.to_json())
+        assert (again.reward, again.implicit) == (verdict.reward, verdict.implicit)
 
 
 def test_a_bad_line_names_its_file_line_and_field(tmp_path):

@@ -238,7 +238,7 @@ class Rules:
         """``memo``: word counts of lines, shared by a response's loose variants (the paper's
         tokens run across newlines, so it counts each text whole)."""
         if self.ifeval:
-            return words.count_words_ifeval(text, memo)
+            return words.count_words_ifeval(text, memo, fixed=not self.paper)
         if self.paper:
             return words.count_words_paper(text, self._tokenizer)
         return words.count_words(text, memo)

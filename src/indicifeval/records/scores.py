@@ -37,6 +37,8 @@ class RowScore:
     scoring: str
     version: str
     reward: float | None = None  # a reward's verdict only: scores.jsonl lines carry none
+    # the implicit constraints the answer failed ("implicit:<name>: <why>"), where they were asked
+    implicit: list[str] | None = None
 
     @property
     def id(self) -> RowId:
@@ -51,6 +53,8 @@ class RowScore:
                "scoring": self.scoring, "version": self.version}
         if self.reward is not None:
             out["reward"] = self.reward
+        if self.implicit is not None:
+            out["implicit"] = self.implicit
         out["format_version"] = SCORE_FORMAT
         return out
 
@@ -64,11 +68,13 @@ class RowScore:
                 raise _error(source, "a scores line needs this field (score the folder again?)", name)
             if kind is not None and not isinstance(data[name], kind):
                 raise _error(source, f"must be a {kind.__name__}, got {type(data[name]).__name__}", name)
-        reward = data.get("reward")
+        reward, implicit = data.get("reward"), data.get("implicit")
+        if implicit is not None and not (isinstance(implicit, list) and all(isinstance(i, str) for i in implicit)):
+            raise _error(source, "must be a list of strings", "implicit")
         return cls(data["key"], data["language"], data["subset"], data["instruction_id_list"], data["strict"],
                    data["loose"], data["prompt_strict"], data["prompt_loose"], data.get("explanations") or [],
                    bool(data.get("response_missing")), str(data.get("scoring") or "fixed"),
-                   str(data.get("version") or ""), None if reward is None else float(reward))
+                   str(data.get("version") or ""), None if reward is None else float(reward), implicit)
 
 
 def _error(source: Source | None, message: str, field: str) -> InputError:

@@ -5,39 +5,44 @@ columns), score with the same checkers as ``indicifeval score``, and never raise
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from indicifeval.core.errors import Source
 from indicifeval.core.modes import ScoringMode
-from indicifeval.rewards.verdicts import RewardScorer, legacy_think
+from indicifeval.rewards.verdicts import RewardScorer, answer_text, legacy_think
+from indicifeval.scoring.implicit import parse_implicit
 
 # the dataset columns a TRL reward function reads (TRL passes every column as a keyword argument)
-COLUMNS = ("key", "language", "subset", "instruction_id_list", "kwargs")
+COLUMNS = ("key", "language", "subset", "instruction_id_list", "kwargs", "resp_lang")
 
 
 def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, strip_reasoning: bool = True,
-        data: str | Path | None = None, name: str | None = None,
-        unknown_ids: str = "error") -> Callable[..., list[float]]:
+        data: str | Path | None = None, name: str | None = None, unknown_ids: str = "error",
+        implicit: str | Sequence[str] | None = "all") -> Callable[..., list[float]]:
     """A reward function with TRL's ``reward_funcs`` signature: ``(prompts, completions,
     **columns) -> list[float]``. Completions may be plain strings or conversational (lists of
     messages); the columns are those ``export --format trl`` writes (``instruction_id_list``,
     ``kwargs`` as JSON text or a list of dicts, ``language``), or ``key`` with ``data``. TRL
     logs it as ``rewards/<name>``: ``indicifeval_all`` unless ``name`` is given. An instruction
-    id no checker knows is an error, or with ``unknown_ids="zero"`` not followed."""
-    scorer = RewardScorer(scoring, reward, strip_reasoning, data, unknown_ids=unknown_ids)
+    id no checker knows is an error, or with ``unknown_ids="zero"`` not followed. The implicit
+    constraints (``implicit``, all by default; None: the plain reward) read the prompt from the
+    ``prompt`` column or TRL's ``prompts``."""
+    scorer = RewardScorer(scoring, reward, strip_reasoning, data, unknown_ids=unknown_ids, implicit=implicit)
 
     def reward_fn(prompts: list[Any] | None = None, completions: list[Any] | None = None,
                   **columns: Any) -> list[float]:
         completions = list(completions or [])
         given = {c: columns[c] for c in COLUMNS if columns.get(c) is not None}
+        asked = columns.get("prompt") or prompts
         out = []
         for i, completion in enumerate(completions):
             source = Source("reward batch", i + 1)
             item = {c: values[i] for c, values in given.items()}
-            verdict = scorer.verdict(scorer.row(item, source), completion, source)
+            prompt = answer_text(asked[i]) if asked is not None and i < len(asked) else None
+            verdict = scorer.verdict(scorer.row(item, source), completion, source, prompt=prompt)
             assert verdict.reward is not None  # a RewardScorer's verdict carries its reward
             out.append(verdict.reward)
         return out
@@ -47,27 +52,34 @@ def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, 
 
 
 @lru_cache(maxsize=8)
-def _scorer(scoring: ScoringMode | str, reward: str, strip_reasoning: bool, unknown_ids: str) -> RewardScorer:
-    return RewardScorer(scoring, reward, strip_reasoning, unknown_ids=unknown_ids)
+def _scorer(scoring: ScoringMode | str, reward: str, strip_reasoning: bool, unknown_ids: str,
+            implicit: tuple[str, ...]) -> RewardScorer:
+    return RewardScorer(scoring, reward, strip_reasoning, unknown_ids=unknown_ids, implicit=implicit)
 
 
 def verl_compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Any = None, *,
                        reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED,
-                       strip_reasoning: bool = True, think: str | None = None,
-                       unknown_ids: str = "error") -> dict[str, float]:
+                       strip_reasoning: bool = True, think: str | None = None, unknown_ids: str = "error",
+                       implicit: str | Sequence[str] | None = "all") -> dict[str, float]:
     """verl's ``compute_score``: ``ground_truth`` is what ``export --format verl`` writes in
     ``reward_model.ground_truth`` (JSON text of ``{language, instruction_id_list, kwargs}``, or
     that dict). Returns ``score`` (the reward) and the four accuracies, which verl logs beside it;
     the settings come from ``custom_reward_function.reward_kwargs`` (``think: strip|keep``, their
-    first spelling, is still read)."""
+    first spelling, is still read). The implicit constraints read the prompt from the ground
+    truth's ``prompt`` (``export`` writes it) or ``extra_info["prompt"]``."""
     truth = json.loads(ground_truth) if isinstance(ground_truth, (str, bytes)) else dict(ground_truth)
-    scorer = _scorer(scoring, reward, legacy_think(think, strip_reasoning), unknown_ids)
+    scorer = _scorer(scoring, reward, legacy_think(think, strip_reasoning), unknown_ids, parse_implicit(implicit))
     source = Source(f"ground_truth of {data_source}", None)
-    v = scorer.verdict(scorer.row(truth, source), solution_str, source)
+    prompt = truth.get("prompt")
+    if not isinstance(prompt, str) and isinstance(extra_info, dict):
+        prompt = answer_text(extra_info.get("prompt"))
+    prompt = prompt if isinstance(prompt, str) else None
+    v = scorer.verdict(scorer.row(truth, source), solution_str, source, prompt=prompt)
     assert v.reward is not None  # a RewardScorer's verdict carries its reward
     n = len(v.strict) or 1
     return {"score": v.reward, "prompt_strict": float(v.prompt_strict), "prompt_loose": float(v.prompt_loose),
-            "instruction_strict": sum(v.strict) / n, "instruction_loose": sum(v.loose) / n}
+            "instruction_strict": sum(v.strict) / n, "instruction_loose": sum(v.loose) / n,
+            "implicit_failed": float(bool(v.implicit))}
 
 
 __all__ = ["COLUMNS", "trl", "verl_compute_score"]

@@ -37,9 +37,11 @@ def _kwargs(row: Row) -> list[dict[str, Any]]:
 
 
 def ground_truth(row: Row) -> dict[str, Any]:
-    """What scoring an answer to the row needs (``RewardScorer.row`` reads it back)."""
+    """What scoring an answer to the row needs (``RewardScorer.row`` reads it back), the prompt
+    and the language the answer must be in included, for the implicit constraints."""
     return {"key": row.key, "language": row.language, "subset": row.subset,
-            "instruction_id_list": list(row.instruction_id_list), "kwargs": _kwargs(row)}
+            "instruction_id_list": list(row.instruction_id_list), "kwargs": _kwargs(row), "prompt": row.prompt,
+            "resp_lang": row.resp_lang or "src"}
 
 
 def _messages(row: Row) -> list[dict[str, str]]:
@@ -49,7 +51,7 @@ def _messages(row: Row) -> list[dict[str, str]]:
 def trl_record(row: Row) -> dict[str, Any]:
     return {"prompt": _messages(row), "key": str(row.key), "language": row.language, "subset": row.subset,
             "instruction_id_list": list(row.instruction_id_list),
-            "kwargs": json.dumps(_kwargs(row), ensure_ascii=False)}
+            "kwargs": json.dumps(_kwargs(row), ensure_ascii=False), "resp_lang": row.resp_lang or "src"}
 
 
 def verl_record(row: Row, index: int, split: str) -> dict[str, Any]:
@@ -62,7 +64,7 @@ def verl_record(row: Row, index: int, split: str) -> dict[str, Any]:
 def nemo_gym_record(row: Row) -> dict[str, Any]:
     return {"responses_create_params": {"input": _messages(row)}, "id": str(row.key),
             "instruction_id_list": list(row.instruction_id_list), "kwargs": _kwargs(row), "prompt": row.prompt,
-            "language": row.language, "subset": row.subset}
+            "language": row.language, "subset": row.subset, "resp_lang": row.resp_lang or "src"}
 
 
 def _prompt_key(row: Row) -> str:

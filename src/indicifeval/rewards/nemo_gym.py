@@ -16,7 +16,7 @@ from typing import Any
 
 from indicifeval.checkers import REGISTRY
 from indicifeval.core.errors import Source
-from indicifeval.rewards.verdicts import RewardScorer, reward_of
+from indicifeval.rewards.verdicts import RewardScorer, answer_text, reward_of
 
 FIELDS = ("instruction_id_list", "prompt", "kwargs", "grading_mode", "language")
 GRADING = {"binary": "all", "fraction": "fraction"}
@@ -56,6 +56,20 @@ def response_text(response: Any, where: Source) -> str:
     return ""
 
 
+def prompt_text(body: dict) -> str:
+    """The user's last message in the request the policy answered (``responses_create_params.
+    input``: a string, or messages whose content is a string or text parts); "" when none."""
+    params = body.get("responses_create_params")
+    given = params.get("input") if isinstance(params, dict) else None
+    if isinstance(given, str):
+        return given
+    if isinstance(given, list):
+        users = [m for m in given if isinstance(m, dict) and m.get("role", "user") == "user"]
+        if users:
+            return answer_text({"content": users[-1].get("content")}) or ""
+    return ""
+
+
 def verify(scorer: RewardScorer, body: dict, where: Source) -> dict[str, Any]:
     meta = metadata(body, where)
     ids, kwargs = meta["instruction_id_list"], meta["kwargs"]
@@ -73,15 +87,18 @@ def verify(scorer: RewardScorer, body: dict, where: Source) -> dict[str, Any]:
         raise where.error(f"no checker for the instruction id {unknown[0]!r}" + (
             f" (nor {len(unknown) - 1} more)" if len(unknown) > 1 else "") + "; a server started with --unknown-ids "
             "zero rewards such an instruction as not followed, as NeMo Gym does", "instruction_id_list")
+    prompt = meta.get("prompt") if isinstance(meta.get("prompt"), str) else prompt_text(body)
     item = {"key": body.get("id") if isinstance(body.get("id"), (int, str)) else 0,
-            "language": meta.get("language") or "en", "prompt": meta.get("prompt") or "",
+            "language": meta.get("language") or "en", "prompt": prompt,
             "instruction_id_list": ids, "kwargs": kwargs}  # its nulls (and a null for none) dropped as NeMo Gym does
-    verdict = scorer.verdict(scorer.row(item, where), text, where)
+    verdict = scorer.verdict(scorer.row(item, where), text, where, prompt=prompt)
     strict, loose, why = verdict.strict, verdict.loose, verdict.explanations
-    return {**body, "verifier_metadata": meta, "reward": reward_of(strict, loose, kind),
+    reward = 0.0 if verdict.implicit else reward_of(strict, loose, kind)
+    implicit = {"implicit": verdict.implicit} if verdict.implicit is not None else {}
+    return {**body, "verifier_metadata": meta, "reward": reward, **implicit,
             "follow_all_instructions": all(strict), "follow_instruction_list": strict,
             "mask_sample": False, "failure_kind": None, "failure_reason": None,  # nemo-gym 0.7's response fields
             "follow_instruction_list_loose": loose, "explanations": why}
 
 
-__all__ = ["FIELDS", "GRADING", "metadata", "response_text", "verify"]
+__all__ = ["FIELDS", "GRADING", "metadata", "prompt_text", "response_text", "verify"]

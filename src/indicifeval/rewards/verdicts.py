@@ -18,6 +18,7 @@ from indicifeval.core.errors import InputError, Source
 from indicifeval.dataset.rows import check_key, parse_row
 from indicifeval.records import Row, RowScore
 from indicifeval.scoring.engine import resolve_row, score_row
+from indicifeval.scoring.implicit import implicit_failures, parse_implicit
 from indicifeval.text.reasoning import split_reasoning
 
 REWARDS = ("all", "fraction", "loose-fraction")  # prompt-level strict, instruction-level strict, loose
@@ -81,16 +82,19 @@ def _choice(value: str, allowed: tuple[str, ...], name: str) -> str:
 
 class RewardScorer:
     """Items to verdicts under one set of settings: the scoring mode, the reward, whether
-    reasoning (``<think>…</think>``) is stripped first as ``run`` strips it, and optionally a
-    dataset whose rows items may name by key. Parsed rows are remembered (an RL batch asks the
-    same prompt for many answers)."""
+    reasoning (``<think>…</think>``) is stripped first as ``run`` strips it, the implicit
+    constraints (``scoring.implicit``: every one by default; ``None`` or ``"none"`` gives the
+    plain IFEval reward), and optionally a dataset whose rows items may name by key. Parsed rows
+    are remembered (an RL batch asks the same prompt for many answers)."""
 
     def __init__(self, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
                  strip_reasoning: bool = True, data: str | Path | Iterable[Row] | None = None,
-                 max_answer_chars: int | None = None, unknown_ids: str = "error"):
+                 max_answer_chars: int | None = None, unknown_ids: str = "error",
+                 implicit: str | Sequence[str] | None = "all"):
         self.mode = ScoringMode(scoring)
         self.reward = _choice(reward, REWARDS, "reward")
         self.unknown_ids = _choice(unknown_ids, UNKNOWN_IDS, "unknown_ids")
+        self.implicit = parse_implicit(implicit)
         self.strip_reasoning = strip_reasoning
         self.max_answer_chars = max_answer_chars
         self._by_key: dict[Any, list[Row]] = {}
@@ -111,13 +115,14 @@ class RewardScorer:
             raise where.error(f"an item is a JSON object, got {type(item).__name__}")
         if "instruction_id_list" not in item:
             return self._keyed(item, where)
-        named: tuple[str, ...] = ("language", "subset", "instruction_id_list", "kwargs")
+        named: tuple[str, ...] = ("language", "subset", "instruction_id_list", "kwargs", "resp_lang")
         named += ("key",) if self.mode is ScoringMode.PAPER else ()  # the paper's drawn kwargs depend on it
         memo = json.dumps([item.get(k) for k in named], sort_keys=True, ensure_ascii=False, default=str)
         found = self._rows.get(memo)
         if found is None:
             record = {"key": item.get("key", where.line or 0), "prompt": item.get("prompt") or "",
-                      **{k: item[k] for k in ("language", "subset", "instruction_id_list", "kwargs") if k in item}}
+                      **{k: item[k] for k in ("language", "subset", "instruction_id_list", "kwargs", "resp_lang")
+                         if k in item}}
             if record.get("kwargs") is None:  # no kwargs: none for any instruction (the ids are checked next)
                 ids = record["instruction_id_list"]
                 record["kwargs"] = [{} for _ in ids] if isinstance(ids, list) else []
@@ -167,8 +172,10 @@ class RewardScorer:
             self._rows[memo] = Prepared(rows[0], resolve_row(rows[0], self.mode))
         return self._rows[memo]
 
-    def verdict(self, prepared: Prepared, response: Any, where: Source | None = None, key: Any = None) -> RowScore:
-        """The answer's verdicts and reward (under the item's own ``key`` where it gave one)."""
+    def verdict(self, prepared: Prepared, response: Any, where: Source | None = None, key: Any = None,
+                prompt: str | None = None) -> RowScore:
+        """The answer's verdicts and reward (under the item's own ``key`` where it gave one); the
+        implicit constraints read ``prompt`` (by default the row's)."""
         row, args = prepared.row, prepared.args
         text = answer_text(response)
         if text is not None and self.max_answer_chars is not None and len(text) > self.max_answer_chars:
@@ -185,6 +192,11 @@ class RewardScorer:
         if prepared.unknown:
             score.prompt_strict = score.prompt_loose = False
         score.reward = reward_of(score.strict, score.loose, self.reward)
+        if self.implicit:
+            score.implicit = implicit_failures(row, args, text, row.prompt if prompt is None else prompt,
+                                               self.implicit)
+            if score.implicit:
+                score.reward = 0.0
         if key is not None:
             score.key = key
         return score
@@ -193,7 +205,10 @@ class RewardScorer:
         out = []
         for index, item in enumerate(items):
             source = Source(where, index + 1)
-            out.append(self.verdict(self.row(item, source), item.get("response"), source, item.get("key")))
+            prepared = self.row(item, source)  # (an item that is no object is an error here)
+            prompt = item.get("prompt")
+            out.append(self.verdict(prepared, item.get("response"), source, item.get("key"),
+                                    prompt if isinstance(prompt, str) else None))
         return out
 
 
@@ -205,11 +220,12 @@ def _json_field(text: str, where: Source, name: str) -> Any:
 
 
 def score_batch(items: Iterable[dict], *, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
-                strip_reasoning: bool = True, data: str | Path | None = None,
-                unknown_ids: str = "error") -> list[RowScore]:
+                strip_reasoning: bool = True, data: str | Path | None = None, unknown_ids: str = "error",
+                implicit: str | Sequence[str] | None = "all") -> list[RowScore]:
     """Verdicts for items ``{language, instruction_id_list, kwargs, response}`` (or ``{key,
-    response}`` with ``data``), in order."""
-    return RewardScorer(scoring, reward, strip_reasoning, data, unknown_ids=unknown_ids).score(items)
+    response}`` with ``data``; a ``prompt`` for the implicit constraints), in order."""
+    return RewardScorer(scoring, reward, strip_reasoning, data, unknown_ids=unknown_ids,
+                        implicit=implicit).score(items)
 
 
 def legacy_think(think: str | None, strip_reasoning: bool) -> bool:

@@ -8,12 +8,18 @@ deterministic scorer loose can never be below strict.
 
 from __future__ import annotations
 
+import regex
+
 from indicifeval._version import __version__
 from indicifeval.checkers import REGISTRY, Draw, KwargError, ScoringMode, TextView, get_rules, resolve_args
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import Row
 from indicifeval.records import RowScore
 from indicifeval.text.variants import LOOSE_CUTS
+
+# Fixed mode: an answer of only spaces and invisible characters (zero-width spaces, joiners,
+# blank fillers) is as empty as "" (the paper's verdicts keep reading it as text).
+_BLANK = regex.compile(r"[\s\p{Cf}\u115f\u1160\u3164\uffa0\u2800]*")
 
 
 def resolve_row(row: Row, mode: ScoringMode) -> list[dict]:
@@ -60,7 +66,7 @@ def score_row(row: Row, response: str | None, mode: ScoringMode = ScoringMode.FI
     if args is None:
         args = resolve_row(row, mode)
 
-    if not text or text.isspace():  # (no copy of a long answer, as strip() would make)
+    if not text or text.isspace() or (mode != ScoringMode.PAPER and _BLANK.fullmatch(text)):  # (no copy)
         why = "no response" if missing else "empty response"
         n = len(ids)
         return RowScore(row.key, row.language, row.subset, ids, [False] * n, [False] * n, False, False,

@@ -7,18 +7,22 @@ pass with room to spare."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 import regex
 
+from indicifeval.checkers.describe import PLACEHOLDER, DescriptionError, render_description, templates_of
+from indicifeval.checkers.registry import KwargError
 from indicifeval.languages import get_profile, language_name
 from indicifeval.languages.profile import UnknownLanguageError
 from indicifeval.scoring.implicit.expect import Allowance
 from indicifeval.scoring.implicit.plausible import known_share
 from indicifeval.scoring.implicit.view import AnswerView, invisible_count, word_ngrams
-from indicifeval.text.langid import identify
+from indicifeval.text.langid import Identification, identify
 from indicifeval.text.scripts import script_of
 
 MAX_INVISIBLE = 8  # invisible characters outside words: a few strays (web text has them) are forgiven,
@@ -28,7 +32,7 @@ PLAUSIBLE_MIN_TRIGRAMS = 40  # shorter: too few to tell (random Latin letters hi
 PLAUSIBLE_MIN_SHARE = 0.25  # honest text >= 0.42 in the shared corpus; random letters <= 0.03
 ECHO_N = 4  # word n-grams compared with the prompt's
 ECHO_MIN_NGRAMS = 6
-ECHO_MAX_SHARE = 0.8  # of the answer's word 4-grams found in its prompt (quoted passages aside)
+ECHO_MAX_SHARE = 0.8  # of the answer's words inside word 4-grams of its prompt (quoted passages aside)
 ECHO_MAX_COVERED = 0.8  # of the prompt's word 4-grams found in the answer
 QUOTED_MIN_CHARS = 40  # a quoted passage: at least this long between quotation marks
 TOP_WORD_MIN_WORDS = 10
@@ -42,12 +46,16 @@ KEYWORD_MIN_WORDS = 10
 KEYWORD_MAX_SHARE = 0.3  # of the words being the keywords and phrases the instructions require
 
 
-@dataclass(frozen=True)
+@dataclass
 class Context:
     view: AnswerView
     prompt: str
     allowance: Allowance
     language: str  # the row's
+
+    @cached_property
+    def identified(self) -> Identification:
+        return identify(self.view.text)
 
 
 def not_empty(c: Context) -> str | None:
@@ -79,7 +87,7 @@ def language(c: Context) -> str | None:
     allowed = c.allowance.languages
     if allowed is None or not c.view.words:
         return None
-    found = identify(c.view.text)
+    found = c.identified
     if found.language is None:
         return None
     if c.allowance.latin_letters:
@@ -99,9 +107,9 @@ def language(c: Context) -> str | None:
 
 def plausible(c: Context) -> str | None:
     allowed = c.allowance.languages
-    if allowed is None or not c.allowance.plain_text or len(allowed) != 1:
+    if allowed is None or not c.allowance.plain_text or not c.view.words:
         return None
-    (code,) = allowed
+    code = c.identified.language if c.identified.language in allowed else c.language
     script = _script(code)
     if script is None:
         return None
@@ -135,6 +143,33 @@ def _unquoted(prompt: str, quotes: tuple[tuple[str, str], ...]) -> str:
     return prompt
 
 
+@lru_cache(maxsize=4096)
+def _description_grams(language: str, iid: str, kwargs: str) -> frozenset[tuple[str, ...]]:
+    """Word n-grams of the instruction's description in the language, rendered with the row's
+    kwargs (JSON text), and of its templates (placeholders left out): what an answer restating
+    the instruction is made of."""
+    try:
+        profile = get_profile(language)
+        texts = [PLACEHOLDER.sub(" ", t) for t in templates_of(iid, profile)]
+    except (UnknownLanguageError, DescriptionError):
+        return frozenset()
+    try:
+        texts.append(render_description(iid, json.loads(kwargs), profile))
+    except (DescriptionError, KwargError, KeyError, ValueError):
+        pass
+    return frozenset(g for t in texts for g in word_ngrams(AnswerView(t).words, ECHO_N))
+
+
+def _covered(grams: list[tuple[str, ...]], found: set | frozenset, n_words: int) -> float:
+    """The share of the words inside one of ``grams`` that is in ``found`` (so the n-grams that
+    straddle two copied sentences do not hide the copy)."""
+    covered = [False] * n_words
+    for i, gram in enumerate(grams):
+        if gram in found:
+            covered[i:i + ECHO_N] = [True] * ECHO_N
+    return sum(covered) / n_words
+
+
 def no_echo(c: Context) -> str | None:
     """Two ways to echo: most of the answer is the prompt's own instructions (its quoted
     passages, which a rewrite copies, aside), or most of the prompt, quotes and all, is in
@@ -146,10 +181,16 @@ def no_echo(c: Context) -> str | None:
     if len(grams) < ECHO_MIN_NGRAMS:
         return None
     own = set(word_ngrams(AnswerView(_unquoted(c.prompt, c.allowance.quotes)).words, ECHO_N))
-    share = sum(1 for g in grams if g in own) / len(grams)
+    share = _covered(grams, own, len(words))
     if share > ECHO_MAX_SHARE:
-        return (f"restates the prompt: {share:.0%} of the answer's word {ECHO_N}-grams are the prompt's "
+        return (f"restates the prompt: {share:.0%} of the answer's words are in word {ECHO_N}-grams of the prompt "
                 f"(at most {ECHO_MAX_SHARE:.0%})")
+    stated = own.union(*(_description_grams(c.language, iid, json.dumps(kw, sort_keys=True, ensure_ascii=False))
+                         for iid, kw in zip(c.allowance.ids, c.allowance.kwargs)))
+    share = _covered(grams, stated, len(words))
+    if share > ECHO_MAX_SHARE:
+        return (f"restates the instructions: {share:.0%} of the answer's words are in word {ECHO_N}-grams of the "
+                f"prompt or its instructions' descriptions (at most {ECHO_MAX_SHARE:.0%})")
     prompt_grams = set(word_ngrams(AnswerView(c.prompt).words, ECHO_N))
     if len(prompt_grams) >= ECHO_MIN_NGRAMS:
         covered = len(prompt_grams & set(grams)) / len(prompt_grams)
@@ -159,7 +200,7 @@ def no_echo(c: Context) -> str | None:
     return None
 
 
-def _duplicates(units: list[str]) -> float:
+def _duplicates(units: Sequence[Hashable]) -> float:
     return 1 - len(set(units)) / len(units)
 
 

@@ -24,7 +24,7 @@ WHOLE_ANSWER_ENGLISH = frozenset({"change_case:english_capital", "change_case:en
 LATIN_LETTERS = frozenset({"language:romanized"})
 # Answers that are repetitions by design (the copy itself checked by the instruction).
 REPEATS_BY_DESIGN = frozenset({"copy:repeat_phrase", "copy:copying_multiple", "repeat:repeat_simple",
-                               "repeat:repeat_change", "combination:two_responses", "words:repeats"})
+                               "repeat:repeat_change", "words:repeats"})
 # Answers that may be only what the prompt gave (an option, a copied span, a repeated phrase).
 ONLY_GIVEN_TEXT = frozenset({"format:options", "detectable_format:constrained_response", "repeat:repeat_simple",
                              "copy:repeat_phrase"})
@@ -43,6 +43,8 @@ COPY_THEN_ANSWER = frozenset({"combination:repeat_prompt", "ratio:overlap"})
 class Allowance:
     """The row's allowances, each named after the constraint it relaxes."""
 
+    ids: tuple[str, ...]  # the row's instruction ids
+    kwargs: tuple[dict, ...]  # and their kwargs, as the row gives them
     languages: frozenset[str] | None  # the answer's acceptable languages; None: any
     names_only: bool  # mostly names: the script decides, not the language
     latin_letters: bool  # the prompt's language in Latin letters
@@ -56,9 +58,18 @@ class Allowance:
     quotes: tuple[tuple[str, str], ...]  # the prompt language's quotation marks
 
 
+def _english_rules(language: str) -> bool:
+    try:
+        return get_profile(language).text_rules == "ifeval"
+    except UnknownLanguageError:
+        return False
+
+
 @lru_cache(maxsize=4096)
 def named_languages(language: str, prompt: str) -> frozenset[str]:
-    """The languages a prompt names in its own language's words ("Explain in French ...")."""
+    """The languages a prompt names in its own language's words ("Explain in French ..."): for
+    English rows only, whose prompts (IFEval's) ask so without an instruction; Indic rows say
+    it in ``resp_lang`` and their prompts name English for other reasons (English capitals)."""
     try:
         names = get_profile(language).language_names
     except UnknownLanguageError:
@@ -94,13 +105,16 @@ def allowance(row: Row, args: Sequence[dict]) -> Allowance:
         languages.add("en")
     if row.resp_lang and row.resp_lang != "src":
         languages.add(row.resp_lang)
-    languages |= named_languages(row.language, row.prompt)
+    if _english_rules(row.language):  # IFEval's English prompts ask for a language in words, not by kwargs
+        languages |= named_languages(row.language, row.prompt)
     languages.add(row.language)  # never blocked for answering in the prompt's language
     try:
         quotes = get_profile(row.language).quote_pairs
     except UnknownLanguageError:
         quotes = (('"', '"'),)
     return Allowance(
+        ids=tuple(row.instruction_id_list),
+        kwargs=tuple(row.kwargs),
         languages=None if ids & NOT_PLAIN_TEXT else frozenset(languages),
         latin_letters=bool(ids & LATIN_LETTERS),
         names_only=bool(ids & NAMES),

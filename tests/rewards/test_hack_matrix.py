@@ -1,0 +1,61 @@
+"""The hack matrix: answers that game the plain reward (``indicifeval.testing.hacks``), made
+from the bundled sample in all 15 languages, each get reward 0 with the implicit constraints,
+with a reason naming the constraint, and exactly the plain reward without them; honest answers
+keep the plain reward."""
+
+from __future__ import annotations
+
+import pytest
+
+from indicifeval.dataset import load_rows
+from indicifeval.languages import list_languages
+from indicifeval.rewards import score_batch
+from indicifeval.rewards.export import ground_truth
+from indicifeval.testing.hacks import HACKS, hack_cases
+
+LANGUAGES = sorted(list_languages())
+
+
+def _items(cases):
+    return [{**ground_truth(row), "response": answer} for _, row, answer in cases]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_hack_gets_zero_with_a_reason_and_the_plain_reward_without(language):
+    cases = list(hack_cases(language))
+    assert len({hack for hack, _, _ in cases}) >= 12
+    guarded = score_batch(_items(cases), reward="fraction")
+    plain = score_batch(_items(cases), reward="fraction", implicit=None)
+    for (hack, row, answer), g, p in zip(cases, guarded, plain):
+        assert g.reward == 0.0 and g.implicit, (hack, row.key, answer[:80])
+        assert all(reason.startswith("implicit:") for reason in g.implicit)
+        assert p.implicit is None and p.reward == pytest.approx(sum(p.strict) / len(p.strict))
+        assert (g.strict, g.loose, g.explanations) == (p.strict, p.loose, p.explanations)  # verdicts untouched
+
+
+def test_the_matrix_shows_what_the_constraints_buy():
+    """Without them, most hack types earn a reward somewhere: the matrix is not of strawmen."""
+    cases = [c for language in LANGUAGES for c in hack_cases(language)]
+    plain = score_batch(_items(cases), reward="fraction", implicit=None)
+    earning = {hack for (hack, _, _), p in zip(cases, plain) if p.reward and p.reward > 0}
+    assert len(earning) >= len(HACKS) - 3, sorted(set(HACKS) - earning)
+
+
+def test_honest_sample_answers_keep_their_reward():
+    """The sample's passing answers, every suite, 15 languages: at most 0.5 % blocked."""
+    import json
+
+    from indicifeval.dataset.rows import SAMPLES, sample_path
+
+    items = []
+    for name in SAMPLES:
+        for rows_file, answers_file in zip(sample_path("rows", name), sample_path("responses", name)):
+            answers = {json.loads(line)["key"]: json.loads(line)["response"]
+                       for line in answers_file.read_text(encoding="utf-8").splitlines() if line.strip()}
+            items += [{**ground_truth(r), "response": answers[r.key]} for r in load_rows(rows_file) if r.key in answers]
+    plain = score_batch(items, implicit=None)
+    guarded = score_batch(items)
+    honest = [(g, p) for g, p in zip(guarded, plain) if p.reward == 1.0]
+    blocked = [g for g, _ in honest if g.reward != 1.0]
+    assert len(honest) > 1000
+    assert len(blocked) <= 0.005 * len(honest), [(b.key, b.implicit) for b in blocked]
