@@ -18,7 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "Usage: lm_eval --include_path \"$(indicifeval lm-eval-path)\" --tasks ...",
     )
     p.add_argument("--data", metavar="DIR", help="a local copy of the dataset in the hub's layout "
-                   "(<config>/<split>-00000-of-00001.parquet): write tasks that read it and print their folder")
+                   "(<config>/<split>-00000-of-00001.parquet): write tasks that read it and print their folder; "
+                   "rows of IFBench's ids get tasks indicifbench_<xx> (group indicifbench), of open-instruct's "
+                   "RL-training ids indicifeval_rl_<xx> (group indicifeval_rl)")
     p.add_argument("--dest", metavar="DIR", help="where to write the tasks "
                    "(default: a folder under ~/.cache/indicifeval/lm_eval_tasks/)")
     p.set_defaults(handler=run)
@@ -30,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from indicifeval.lmeval.task_folder import (
         cache_folder,
         local_data_files,
+        local_sections,
         packaged_folder,
         packaged_tasks_cover,
         write_task_folder,
@@ -51,7 +54,9 @@ def run(args: argparse.Namespace) -> int:
         configs = [f"{composition().config_of(s)}/<xx>-*.parquet" for s in composition().subsets]
         raise InputError(f"no {' or '.join(configs)} files", str(data))
     dest = Path(args.dest).expanduser().resolve() if args.dest else cache_folder(data)
-    write_task_folder(dest, files)
-    print(f"{len(files)} tasks reading {data}", file=sys.stderr)
+    sections = local_sections(files)
+    write_task_folder(dest, files, sections=sections)
+    n_tasks = sum(len(sections.get(key) or ("ifeval",)) for key in files)
+    print(f"{n_tasks} tasks reading {data}", file=sys.stderr)
     print(dest)
     return 0

@@ -21,6 +21,7 @@ from typing import Any
 from indicifeval.checkers import ScoringMode
 from indicifeval.dataset import InputError, Source, parse_row
 from indicifeval.languages import composition
+from indicifeval.scoring.categories import section_of
 from indicifeval.scoring.engine import score_row
 from indicifeval.text.reasoning import split_reasoning
 
@@ -39,8 +40,28 @@ def task_languages() -> dict[str, tuple[str, ...]]:
     return out
 
 
-def task_name(subset: str, language: str) -> str:
-    return f"indicifeval_{subset}_{language}"
+# The task names of each report section's rows (``scoring.categories.section_of``): IFEval's
+# indicifeval_<subset>_<xx>; the other suites' <prefix>_<xx> on Trans, <prefix>_<subset>_<xx> else.
+TASK_PREFIXES = {"ifeval": "indicifeval", "open-instruct": "indicifeval_rl", "ifbench": "indicifbench",
+                 "mixed": "indicifeval_mixed"}
+
+
+def task_name(subset: str, language: str, section: str = "ifeval") -> str:
+    prefix = TASK_PREFIXES[section]
+    return f"{prefix}_{subset}_{language}" if section == "ifeval" or subset != "trans" else f"{prefix}_{language}"
+
+
+def docs_hook_name(section: str) -> str:
+    return f"docs_{section.replace('-', '_')}"
+
+
+def _docs_of(section: str) -> Callable[[Any], Any]:
+    """lm-eval ``process_docs``: the rows of one section, where a split holds several suites' rows."""
+    def process_docs(dataset: Any) -> Any:
+        return dataset.filter(lambda doc: section_of(doc["instruction_id_list"]) == section)
+
+    process_docs.__name__ = process_docs.__qualname__ = docs_hook_name(section)
+    return process_docs
 
 
 def hook_name(subset: str, language: str) -> str:
@@ -106,7 +127,12 @@ def hook_names() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
-    """``process_results_<subset>_<xx>`` for any task of the composition, made on first use."""
+    """``process_results_<subset>_<xx>`` for any task of the composition, made on first use (the
+    same for every suite's task: the registry scores any id), and ``docs_<section>``."""
+    for section in TASK_PREFIXES:
+        if name == docs_hook_name(section):
+            docs = globals()[name] = _docs_of(section)
+            return docs
     for subset, langs in task_languages().items():
         for lang in langs:
             if name == hook_name(subset, lang):
@@ -115,5 +141,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["SCORING_ENV", "agg_inst_level_acc", "hook_name", "hook_names", "score_doc", "scoring_mode",
-           "task_languages", "task_name"]
+__all__ = ["SCORING_ENV", "TASK_PREFIXES", "agg_inst_level_acc", "docs_hook_name", "hook_name", "hook_names",
+           "score_doc", "scoring_mode", "task_languages", "task_name"]

@@ -20,7 +20,9 @@ from pathlib import Path
 from indicifeval.core.errors import OutputError
 from indicifeval.core.files import StagedFiles, ensure_folder
 from indicifeval.languages import composition
-from indicifeval.lmeval.hooks import hook_name, task_languages, task_name
+from indicifeval.lmeval.hooks import TASK_PREFIXES, docs_hook_name, hook_name, task_languages, task_name
+from indicifeval.scoring.categories import SECTIONS as SECTION_TITLES
+from indicifeval.scoring.categories import section_of
 from indicifeval.scoring.summary import METRICS
 
 TEMPLATE = "_template_yaml"
@@ -77,19 +79,21 @@ def _template(local: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _task(subset: str, language: str, files: Sequence[str] | None) -> str:
+def _task(subset: str, language: str, files: Sequence[str] | None, section: str = "ifeval",
+          filtered: bool = False) -> str:
+    """One task; ``filtered``: its split holds other sections' rows too, which it leaves out."""
     lines = [
         f"include: {TEMPLATE}",
-        f"task: {task_name(subset, language)}",
+        f"task: {task_name(subset, language, section)}",
     ]
     if files is None:
         lines.append(f"dataset_name: {composition().config_of(subset)}")
     else:
         lines += ["dataset_kwargs:", "  data_files:", f"    {language}:"] + [f"      - {_q(f)}" for f in files]
-    lines += [
-        f"test_split: {language}",
-        f"process_results: !function utils.{hook_name(subset, language)}",
-    ]
+    lines.append(f"test_split: {language}")
+    if filtered:
+        lines.append(f"process_docs: !function utils.{docs_hook_name(section)}")
+    lines.append(f"process_results: !function utils.{hook_name(subset, language)}")
     return "\n".join(lines) + "\n"
 
 
@@ -105,24 +109,29 @@ def _group(name: str, members: Sequence[str], comment: str) -> str:
 
 def _managed(path: Path) -> bool:
     name = path.name
-    return name in {TEMPLATE, SHIM, MARKER} or (name.endswith(".yaml") and "indicifeval" in name)
+    return name in {TEMPLATE, SHIM, MARKER} or (name.endswith(".yaml") and ("indicifeval" in name
+                                                                         or "indicifbench" in name))
 
 
 def write_task_folder(
-    dest: str | Path, data_files: Mapping[tuple[str, str], Sequence[str]] | None = None, *, _packaged: bool = False
+    dest: str | Path, data_files: Mapping[tuple[str, str], Sequence[str]] | None = None, *,
+    sections: Mapping[tuple[str, str], Sequence[str]] | None = None, _packaged: bool = False
 ) -> Path:
     """Write the task YAMLs, group YAMLs, template and shim into ``dest``.
 
     ``data_files`` None: every task reads the hub. Otherwise {(subset, language): [parquet paths]}:
-    only those tasks are written, each reading its local files. A non-empty ``dest`` must be a
-    folder this function wrote before (it leaves a marker file there); its old tasks are replaced.
+    only those tasks are written, each reading its local files. ``sections`` {(subset, language):
+    the report sections its rows are in} (default: IFEval's): a task per section (IFBench's rows:
+    indicifbench_<xx>, see ``hooks.task_name``), each keeping its section's rows where a split
+    holds several. A non-empty ``dest`` must be a folder this function wrote before (it leaves a
+    marker file there); its old tasks are replaced.
     """
     dest = Path(dest)
     if not _packaged and dest.exists() and any(dest.iterdir()) and not (dest / MARKER).exists():
         raise OutputError(f"{dest} is not empty and was not written by indicifeval; choose a new folder")
     ensure_folder(dest)
     with StagedFiles(dest) as staged:  # all or nothing: a full disk leaves the old tasks as they were
-        _stage_tasks(staged, data_files, _packaged)
+        _stage_tasks(staged, data_files, _packaged, sections or {})
     for old in dest.iterdir():
         if old.is_file() and _managed(old) and old.name not in staged.names:
             old.unlink()
@@ -135,18 +144,29 @@ def _not_in_groups() -> set[str]:
 
 
 def _stage_tasks(staged: StagedFiles, data_files: Mapping[tuple[str, str], Sequence[str]] | None,
-                 packaged: bool) -> list[str]:
+                 packaged: bool, sections: Mapping[tuple[str, str], Sequence[str]]) -> list[str]:
     local = data_files is not None
-    tasks: dict[str, list[str]] = {}  # subset -> its languages
+    tasks: dict[str, list[str]] = {}  # subset -> its languages (IFEval's tasks)
+    others: dict[str, list[str]] = {}  # another section -> its Indic tasks
     for subset, languages in task_languages().items():
         for language in languages:
             if data_files is not None and (subset, language) not in data_files:
                 continue
             files = [str(f) for f in data_files[(subset, language)]] if data_files is not None else None
-            staged.write_text(f"{task_name(subset, language)}.yaml", _task(subset, language, files))
-            tasks.setdefault(subset, []).append(language)
-    if not tasks:
+            found = list(sections.get((subset, language)) or ("ifeval",))
+            for section in found:
+                name = task_name(subset, language, section)
+                staged.write_text(f"{name}.yaml", _task(subset, language, files, section, len(found) > 1))
+                if section == "ifeval":
+                    tasks.setdefault(subset, []).append(language)
+                elif language not in _not_in_groups():
+                    others.setdefault(section, []).append(name)
+    if not tasks and not others:
         raise ValueError("no tasks to write")
+    for section, members in others.items():
+        group = TASK_PREFIXES[section]
+        staged.write_text(f"_{group}.yaml", _group(group, members, f"The {SECTION_TITLES[section]} rows, every "
+                                                                   f"Indic language (English is separate)."))
     staged.write_text(TEMPLATE, _template(local))
     staged.write_text(SHIM, SHIM_TEXT)
     if not packaged:
@@ -182,6 +202,27 @@ def local_data_files(folder: str | Path) -> dict[tuple[str, str], list[str]]:
             if files:
                 found[(subset, language)] = [str(f) for f in files]
     return found
+
+
+def local_sections(data_files: Mapping[tuple[str, str], Sequence[str]]) -> dict[tuple[str, str], list[str]]:
+    """{(subset, language): the report sections of its rows, in order}, read from the files'
+    instruction_id_list column (IFEval's when pyarrow cannot read them: lm-eval will say why)."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        return {}
+    out: dict[tuple[str, str], list[str]] = {}
+    for key, files in data_files.items():
+        found: set[str] = set()
+        for f in files:
+            try:
+                column = pq.read_table(f, columns=["instruction_id_list"]).column(0).to_pylist()
+            except (OSError, KeyError, ValueError):
+                found.add("ifeval")
+                continue
+            found.update(section_of(ids or ()) for ids in column)
+        out[key] = [s for s in TASK_PREFIXES if s in found]
+    return out
 
 
 def packaged_tasks_cover() -> bool:

@@ -23,6 +23,7 @@ from indicifeval.languages import composition, get_profile, indic_codes
 from indicifeval.reports.model import Estimate
 from indicifeval.reports.rundata import PARALLEL_TAGS, RunData
 from indicifeval.reports.stats import Group, bootstrap, difference, mean_of, nan_is_none
+from indicifeval.scoring.categories import CATEGORIES, section_categories
 
 TRANS = "trans"  # the translated subset: every language on the same prompts, so Δ is paired on it
 METRIC_NAMES = {"prompt_loose": "prompt-level loose", "prompt_strict": "prompt-level strict",
@@ -71,14 +72,18 @@ class Rows:
 
 
 class Analyses:
-    """The runs of one report and how to count them; each analysis reads them from here."""
+    """The runs of one report and how to count them; each analysis reads them from here.
+    With a ``section`` (a report of several suites: ``scoring.categories.SECTIONS``), only the
+    rows of that section count."""
 
     def __init__(self, runs: list[RunData], metric: str, seed: int = 0, n_boot: int = 1000,
-                 include_paper: bool = True):
+                 include_paper: bool = True, section: str | None = None):
         if metric not in METRIC_NAMES:
             raise ValueError(f"metric must be one of {', '.join(METRIC_NAMES)}")
         self.runs, self.metric, self.seed, self.n_boot = runs, metric, seed, n_boot
         self.include_paper = include_paper
+        self.section = section
+        self.categories = CATEGORIES if section is None else section_categories(section)
         self.languages = column_languages()
         self.indic = indic_codes()
         self.reference = reference_language()
@@ -112,7 +117,7 @@ class Analyses:
             positions = run.positions(subset, language)
             if subset == TRANS and self.parallel:
                 positions = positions[run.parallel[positions]]
-            return Rows(run, positions)
+            return Rows(run, self._in_section(run, positions))
 
         return self._cached(("rows", id(run), subset, language), make)
 
@@ -126,11 +131,23 @@ class Analyses:
 
     def all_rows(self, run: RunData) -> Rows:
         """Every row of the run: both subsets, every language, the parallel filter not applied."""
-        return self._cached(("all", id(run)), lambda: Rows(run, np.arange(len(run))))
+        return self._cached(("all", id(run)), lambda: Rows(run, self._in_section(run, np.arange(len(run)))))
 
-    def group(self, rows: Rows, how: Outcome = None, keys: bool = False) -> Group:
-        """The rows' outcomes (rows that count nothing left out); ``keys`` aligns the group."""
-        passes, counts = rows.run.outcomes(self.metric, how)
+    def _in_section(self, run: RunData, positions: np.ndarray) -> np.ndarray:
+        return positions if self.section is None else positions[run.section[positions] == self.section]
+
+    def instruction_ids(self, run: RunData) -> set[str]:
+        """The instruction ids the counted rows of ``run`` list."""
+        if self.section is None:
+            return run.instruction_ids()
+        rows, codes, _ = run.pairs["loose"]
+        kept = np.unique(codes[np.isin(rows, self.all_rows(run).positions)])
+        return {run.vocabulary.ids[i] for i in kept.tolist()}
+
+    def group(self, rows: Rows, how: Outcome = None, keys: bool = False, metric: str | None = None) -> Group:
+        """The rows' outcomes (rows that count nothing left out) under the report's metric or
+        ``metric``; ``keys`` aligns the group."""
+        passes, counts = rows.run.outcomes(metric or self.metric, how)
         p, c = passes[rows.positions].astype(float), counts[rows.positions].astype(float)
         kept = c > 0
         if not kept.all():

@@ -15,12 +15,13 @@ from indicifeval._version import __version__
 from indicifeval.core.folders import StagedFolder, claim, write_manifest
 from indicifeval.core.modes import ScoringMode
 from indicifeval.reports import units  # noqa: F401  registers the built-in analyses, in the report's order
-from indicifeval.reports.analyses import METRIC_NAMES, Analyses
+from indicifeval.reports.analyses import METRIC_NAMES
 from indicifeval.reports.families import load_family_map
 from indicifeval.reports.loading import load_runs
 from indicifeval.reports.model import Report
-from indicifeval.reports.registry import build_tables, registered_figures
+from indicifeval.reports.registry import registered_figures
 from indicifeval.reports.samples import RunSamples, Samples
+from indicifeval.reports.sections import section_tables
 
 if TYPE_CHECKING:  # imported where the page is written: tables alone do not need it
     from indicifeval.reports.html_samples import SampleFiles
@@ -70,10 +71,10 @@ def build_report(
     pass over the run files (``report`` writes them so: each file is read once)."""
     runs = load_runs(list(run_dirs), load_family_map(family_map), scoring, mixed_scoring, on_run=step,
                      samples=None if sample_files is None else sample_files.run)
-    analyses = Analyses(runs, metric, seed=seed, n_boot=n_boot, include_paper=include_paper)
-    tables = build_tables(analyses)
+    tables, analyses, section_notes = section_tables(runs, metric, seed=seed, n_boot=n_boot,
+                                                     include_paper=include_paper)
     step("analyses and intervals")
-    notes = [analyses.subset_note]
+    notes = [analyses.subset_note, *section_notes]
     modes = {r.info.scoring for r in runs}
     if len(modes) > 1:
         notes.append(f"runs were scored in different modes ({', '.join(sorted(modes))}) and are compared anyway "

@@ -21,7 +21,7 @@ from indicifeval.reports.fonts import css_font_stack
 from indicifeval.reports.html_figures import collect_figures, figures_section
 from indicifeval.reports.html_samples import samples_index, samples_section, write_samples
 from indicifeval.reports.html_tables import esc, explanation, short_title, table_section
-from indicifeval.reports.model import Report, RunInfo
+from indicifeval.reports.model import Report, RunInfo, Table
 
 # What the metrics mean (shown in the header).
 METRIC_HELP = {
@@ -63,7 +63,10 @@ def render_html(report: Report, figures: Sequence[str | Path], index: dict | Non
     """The page; ``index`` describes the sample files (without it: as if they were written)."""
     index = index if index is not None else write_samples(report, None)
     toc = [("overview", "Overview"), ("how-to-read", "How to read")]
-    toc += [(f"t-{t.name}", short_title(t)) for t in report.tables.values()]
+    for section, tables in _sections(report):
+        if section is not None:
+            toc.append((_section_id(section), section))
+        toc += [(f"t-{t.name}", short_title(t)) for t in tables]
     figs = collect_figures(figures, [r.name for r in report.runs])
     if figs:
         toc.append(("figures", "Figures"))
@@ -75,7 +78,8 @@ def render_html(report: Report, figures: Sequence[str | Path], index: dict | Non
         '<main>',
         _overview(report, index),
         _how_to_read(report),
-        *(table_section(t) for t in report.tables.values()),
+        *(part for section, tables in _sections(report)
+          for part in ([] if section is None else [_section_heading(section)]) + [table_section(t) for t in tables]),
         figures_section(figs),
         samples_section(report),
         '</main>',
@@ -94,6 +98,25 @@ def render_html(report: Report, figures: Sequence[str | Path], index: dict | Non
         + "\n".join(b for b in body if b)
         + f"\n{samples_index(index)}\n<script>{asset('report.js')}</script>\n</body>\n</html>\n"
     )
+
+
+def _sections(report: Report) -> list[tuple[str | None, list[Table]]]:
+    """The tables in their sections (a report of several suites), in order; one section None
+    otherwise."""
+    out: list[tuple[str | None, list[Table]]] = []
+    for t in report.tables.values():
+        if not out or out[-1][0] != t.section:
+            out.append((t.section, []))
+        out[-1][1].append(t)
+    return out
+
+
+def _section_id(section: str) -> str:
+    return "s-" + "-".join("".join(ch if ch.isalnum() else " " for ch in section.lower()).split())
+
+
+def _section_heading(section: str) -> str:
+    return f'<section id="{esc(_section_id(section))}" class="suite-section"><h2>{esc(section)}</h2></section>'
 
 
 def _thinking(run: RunInfo) -> str:
@@ -138,8 +161,11 @@ def _overview(report: Report, index: dict) -> str:
 
 def _how_to_read(report: Report) -> str:
     metric_help = METRIC_HELP.get(report.metric, "")
-    items = []
+    items, seen = [], set()
     for t in report.tables.values():
+        if (t.unit or t.name) in seen:  # a report of several suites: each analysis told once
+            continue
+        seen.add(t.unit or t.name)
         what, how = explanation(t) or (t.title, t.note)
         items.append(f'<div><dt><a href="#t-{esc(t.name)}">{esc(short_title(t))}</a></dt>'
                      f'<dd><span class="what">{esc(what)}</span><br><span class="how">{esc(how)}</span></dd></div>')

@@ -87,6 +87,10 @@ class Table:
     rows: list[TableRow]
     note: str = ""
     subset: str | None = None  # the subset every row is about, if one (the HTML opens its samples)
+    # a report of several suites: the section's title, and the analysis that made the table
+    # (its name is then prefixed with the section's, but for IFEval's)
+    section: str | None = None
+    unit: str | None = None
 
     def __post_init__(self):
         # plain headers and rows (a table made by hand) get the neutral kinds
@@ -101,9 +105,12 @@ class Table:
         def cell(c):
             return c.to_json() if isinstance(c, Estimate) else c
 
-        return {"name": self.name, "title": self.title, "note": self.note, "columns": [str(c) for c in self.columns],
-                "signed": [str(c) for c in self.columns if c.signed],
-                "rows": [[cell(c) for c in row] for row in self.rows]}
+        out = {"name": self.name, "title": self.title, "note": self.note, "columns": [str(c) for c in self.columns],
+               "signed": [str(c) for c in self.columns if c.signed],
+               "rows": [[cell(c) for c in row] for row in self.rows]}
+        if self.section is not None:
+            out["section"] = self.section
+        return out
 
 
 @dataclass

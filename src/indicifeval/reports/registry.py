@@ -50,6 +50,7 @@ class Analysis:
     compute: Compute  # the table, or None when the runs do not allow it (no rows: left out)
     always: bool = False  # shown even without rows
     figures: list[Figure] = field(default_factory=list)
+    after: str | None = None  # a section's own analysis (``reports.sections``): shown after this one
 
     @property
     def module(self) -> str:
@@ -71,17 +72,21 @@ class Analysis:
 
 
 ANALYSES: dict[str, Analysis] = {}
+# the analyses only a report of several suites shows, in each suite's section (no figures)
+SECTION_ANALYSES: dict[str, Analysis] = {}
 
 
-def analysis(name: str, *, short_title: str, what: str, how: str, always: bool = False
+def analysis(name: str, *, short_title: str, what: str, how: str, always: bool = False, after: str | None = None
              ) -> Callable[[Compute], Analysis]:
     """Register the decorated function as the computation of analysis ``name``; the decorator
-    returns the :class:`Analysis`, whose ``.figure(...)`` registers its figures."""
+    returns the :class:`Analysis`, whose ``.figure(...)`` registers its figures. With ``after``,
+    an analysis of a section only, shown after that analysis's table."""
 
     def register(compute: Compute) -> Analysis:
-        if name in ANALYSES:
+        if name in ANALYSES or name in SECTION_ANALYSES:
             raise RuntimeError(f"analysis {name} registered twice")
-        unit = ANALYSES[name] = Analysis(name, short_title, what, how, compute, always)
+        unit = Analysis(name, short_title, what, how, compute, always, after=after)
+        (ANALYSES if after is None else SECTION_ANALYSES)[name] = unit
         return unit
 
     return register
@@ -100,13 +105,24 @@ def registered_figures() -> list[tuple[Analysis, Figure]]:
 
 
 def analysis_of(table: Table) -> Analysis | None:
-    return registered().get(table.name)
+    name = table.unit or table.name
+    return registered().get(name) or SECTION_ANALYSES.get(name)
+
+
+def _in_order(sections: bool) -> list[Analysis]:
+    out = []
+    for unit in registered().values():
+        out.append(unit)
+        if sections:
+            out += [u for u in SECTION_ANALYSES.values() if u.after == unit.name]
+    return out
 
 
 def build_tables(ctx: Analyses) -> dict[str, Table]:
-    """Every registered analysis's table over the runs of ``ctx``, in the report's order."""
+    """Every registered analysis's table over the runs of ``ctx``, in the report's order (with
+    the sections' own analyses when ``ctx`` counts one section's rows)."""
     tables = {}
-    for unit in registered().values():
+    for unit in _in_order(ctx.section is not None):
         table = unit.compute(ctx)
         if table is None or not (table.rows or unit.always):
             continue

@@ -15,6 +15,7 @@ import numpy as np
 
 from indicifeval.records.scores import RowScore
 from indicifeval.reports.model import RunInfo
+from indicifeval.scoring.categories import section_of
 
 PARALLEL_TAGS = frozenset({"correct", "parallel"})
 KINDS = ("strict", "loose")
@@ -55,6 +56,7 @@ class RunData:
     pairs: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)  # (row, id, pass)
     parallel: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     resp_lang: list = field(default_factory=list)
+    section: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype="<U16"))  # each row's report section
     id_codes: set[int] = field(default_factory=set)  # every instruction id the run's rows list
     has_parallel_trans: bool = False  # some Trans row carries the parallel tags
     source: dict = field(default_factory=dict)  # where the samples are: folder and file names
@@ -67,6 +69,14 @@ class RunData:
     @property
     def subsets(self) -> set[str]:
         return {s for s, _ in self.cells}
+
+    @property
+    def sections(self) -> set[str]:
+        """The report sections its rows are in (``scoring.categories.section_of``)."""
+        found = self._cache.get("sections")
+        if found is None:
+            found = self._cache["sections"] = set(np.unique(self.section).tolist())
+        return found
 
     def positions(self, subset: str, language: str | None = None) -> np.ndarray:
         """Rows of a subset (one language, or all of them), in file order."""
@@ -128,6 +138,8 @@ class RunBuilder:
         self.verdicts: dict[str, list[bool]] = {k: [] for k in KINDS}
         self.parallel: list[bool] = []
         self.names: dict[str, str] = {}  # one string object per language, not one per line
+        self.sections: list[str] = []
+        self.section_of: dict[tuple, str] = {}  # the rows' id lists repeat: each looked up once
 
     def add(self, score: RowScore, row: tuple[bool, str | None] | None) -> None:
         """One scores line, with (parallel-tagged, resp_lang) of its row where rows.jsonl has it."""
@@ -144,6 +156,11 @@ class RunBuilder:
         known = vocabulary.index
         ids = [known[iid] if iid in known else vocabulary.of(iid) for iid in score.instruction_id_list]
         data.id_codes.update(ids)
+        id_list = tuple(score.instruction_id_list)
+        section = self.section_of.get(id_list)
+        if section is None:
+            section = self.section_of[id_list] = section_of(id_list)
+        self.sections.append(section)
         for kind, listed, prompt in (("strict", score.strict, score.prompt_strict),
                                      ("loose", score.loose, score.prompt_loose)):
             verdicts = list(map(bool, listed))
@@ -174,6 +191,7 @@ class RunBuilder:
             data.pairs[kind] = (np.asarray(rows, dtype=np.int32), np.asarray(codes, dtype=np.int32),
                                 np.asarray(passed, dtype=bool))
         data.parallel = np.asarray(self.parallel, dtype=bool)
+        data.section = np.asarray(self.sections, dtype="<U16")
         return data
 
 

@@ -97,7 +97,11 @@ def report_markdown(report: Report) -> str:
     parts.append("")
     for note in report.notes:
         parts.append(f"> {note}\n")
+    section = None
     for table in report.tables.values():
+        if table.section is not None and table.section != section:  # a report of several suites
+            section = table.section
+            parts.append(f"## {md_cell(section)}\n")
         parts.append(table_markdown(table))
     return "\n".join(parts)
 

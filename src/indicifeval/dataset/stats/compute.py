@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from indicifeval.checkers import REGISTRY, SUBSETS
+from indicifeval.checkers.instructions import categories
+from indicifeval.checkers.registry import SUITES
 from indicifeval.dataset.rows import load_rows
 from indicifeval.dataset.stats.model import (
     CONTEXT_REQUIRED_STYLES,
@@ -60,6 +62,24 @@ def _kwarg_tables(rows: Sequence[Row]) -> tuple[dict, dict]:
             {iid: {k: ranked(c) for k, c in sorted(kws.items())} for iid, kws in sorted(rel.items())})
 
 
+def _suites(ids: Counter) -> dict[str, dict[str, tuple[int, int]]]:
+    """suite -> category label -> (ids asked, instructions), in the registry's order of suites and
+    categories (``checkers.instructions.categories``); ids it lacks under "unknown"."""
+    out: dict[str, dict[str, list[int]]] = {}
+    for label, members in categories().items():
+        for iid in members:
+            if ids[iid]:
+                cell = out.setdefault(REGISTRY[iid].suite, {}).setdefault(label, [0, 0])
+                cell[0] += 1
+                cell[1] += ids[iid]
+    unknown = [iid for iid in ids if iid not in REGISTRY]
+    if unknown:
+        out["unknown"] = {"unknown": [len(unknown), sum(ids[i] for i in unknown)]}
+    order = {s: i for i, s in enumerate(SUITES)}
+    return {suite: {c: (v[0], v[1]) for c, v in cats.items()}
+            for suite, cats in sorted(out.items(), key=lambda kv: order.get(kv[0], len(order)))}
+
+
 def subset_stats(subset: str, rows: Sequence[Row], statuses: Sequence[str | None] = ()) -> SubsetStats:
     ids = Counter(i for r in rows for i in r.instruction_id_list)
     tags = Counter(t for r in rows for t in dict.fromkeys(r.tags))
@@ -89,6 +109,7 @@ def subset_stats(subset: str, rows: Sequence[Row], statuses: Sequence[str | None
         chars=Lengths.of(len(r.prompt) for r in rows),
         words=Lengths.of(len(r.prompt.split()) for r in rows),
         statuses=ranked(Counter(s for s in statuses if s is not None)),
+        suites=_suites(ids),
     )
 
 

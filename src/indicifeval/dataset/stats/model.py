@@ -103,6 +103,9 @@ class SubsetStats:
     chars: Lengths
     words: Lengths  # whitespace-separated tokens
     statuses: dict[str, int] = field(default_factory=dict)  # build status -> rows (rows that have one)
+    # suite (ifeval, beyond, open-instruct, ifbench) -> its categories as the report labels them
+    # ("IFBench Format") -> (ids, instructions); in the registry's order
+    suites: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -110,6 +113,8 @@ class SubsetStats:
         out["per_row"] = {str(k): v for k, v in self.per_row.items()}
         out["numeric"] = {i: {k: {str(v): n for v, n in values.items()} for k, values in kws.items()}
                           for i, kws in self.numeric.items()}
+        out["suites"] = {suite: {c: {"ids": ids, "instructions": n} for c, (ids, n) in cats.items()}
+                         for suite, cats in self.suites.items()}
         return out
 
 

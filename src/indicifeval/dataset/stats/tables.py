@@ -81,6 +81,13 @@ def _categories(s: SubsetStats) -> StatsTable:
                  ("count", "%"), rows)
 
 
+def _suites(s: SubsetStats) -> StatsTable:
+    rows = tuple(((suite, category), (ids, n, _share(n, s.instructions)))
+                 for suite, cats in s.suites.items() for category, (ids, n) in cats.items())
+    return StatsTable(f"suites/{s.subset}", f"{s.subset}: instructions per suite and category", ("suite", "category"),
+                      ("ids", "instructions", "%"), rows, compare_columns=("instructions", "%"))
+
+
 def _histogram(values: dict[int, int], limit: int = 12) -> str:
     items = [f"{v}: {n}" for v, n in values.items()]
     return ", ".join(items) if len(items) <= limit else ", ".join(items[:limit]) + f", … ({len(items)} values)"
@@ -155,7 +162,7 @@ def stats_tables(stats: DatasetStats) -> list[StatsTable]:
     """Every table of ``stats``, in the order they are shown."""
     tables = [_splits(stats), _verification(stats)]
     for s in stats.subsets.values():
-        tables += [_instructions(s), _categories(s), *_numeric(s), _relations(s), _tags(s),
+        tables += [_instructions(s), _categories(s), _suites(s), *_numeric(s), _relations(s), _tags(s),
                    *_resp_lang_and_lengths(s)]
     return tables + _source(stats)
 

@@ -11,7 +11,6 @@ from indicifeval.reports.analyses import TRANS, Analyses, mean_of_differences
 from indicifeval.reports.model import Column, Estimate, Report, Table, TableRow, run_row
 from indicifeval.reports.registry import analysis
 from indicifeval.reports.rundata import RunData
-from indicifeval.scoring.categories import CATEGORIES
 
 
 def _delta_columns(ctx: Analyses) -> list[Column]:
@@ -44,11 +43,12 @@ def delta_language(ctx: Analyses) -> Table:
         "over shared Trans prompts; Avg averages the per-language Δ; paired bootstrap over prompts.",
 )
 def delta_category(ctx: Analyses) -> Table:
-    table = Table("delta_category", f"Δ by instruction category (paper Table 3; instruction-level {ctx.kind}, Trans)",
+    paper = "paper Table 3; " if ctx.section in (None, "ifeval") else ""
+    table = Table("delta_category", f"Δ by instruction category ({paper}instruction-level {ctx.kind}, Trans)",
                   [Column("run", "label"), Column("category", "category"), *_delta_columns(ctx)], [],
                   note=ctx.subset_note, subset=TRANS)
     for run in ctx.runs:
-        for category, ids in CATEGORIES.items():
+        for category, ids in ctx.categories.items():
             found = ctx.delta_cells(run, f"{run.info.name}|cat|{category}", frozenset(ids), category)
             if found is not None:
                 table.rows.append(run_row(run.info.name, [category, *found[0], found[1]]))

@@ -8,7 +8,7 @@ import numpy as np
 
 from indicifeval.languages import composition
 from indicifeval.reports import plots
-from indicifeval.reports.analyses import Analyses, first, paper_tables
+from indicifeval.reports.analyses import METRIC_NAMES, Analyses, first, paper_tables
 from indicifeval.reports.model import Column, Estimate, Report, Table, TableRow, run_row
 from indicifeval.reports.registry import analysis
 from indicifeval.reports.stats import mean_of
@@ -68,6 +68,41 @@ def trans_languages(ctx: Analyses) -> Table:
 )
 def ground_languages(ctx: Analyses) -> Table:
     return _language_table(ctx, "ground")
+
+
+METRICS_SHOWN = ("prompt_strict", "prompt_loose", "inst_strict", "inst_loose")
+
+
+@analysis(
+    "accuracy", short_title="Accuracy, four metrics", after="ground_languages",
+    what="A section's accuracy in every language under all four of IFEval's metrics: prompt-level and "
+         "instruction-level, strict and loose (shown in a report whose runs hold several suites' instructions).",
+    how="Prompt level: the share of prompts whose every instruction passes; instruction level: the share of "
+        "instructions that pass; strict on the answer as written, loose after IFEval's normalisations; Avg is the "
+        "unweighted mean of the Indic languages; 95% intervals bootstrap prompts.",
+)
+def accuracy(ctx: Analyses) -> Table | None:
+    langs = ctx.languages
+    table = Table("accuracy", "Accuracy by language, prompt and instruction level, strict and loose",
+                  [Column("run", "label"), Column("subset", "subset"), Column("metric", "text"),
+                   *(Column(c, "language") for c in langs), Column("Avg", "avg")], [],
+                  note=ctx.subset_note + "; Avg over the Indic languages")
+    for run in ctx.runs:
+        for subset in ctx.subsets:
+            for metric in METRICS_SHOWN:
+                cells, groups = [], []
+                for lang in langs:
+                    g = ctx.group(ctx.rows(run, subset, lang), metric=metric)
+                    label = f"{run.info.name}|{subset}|{lang}|{metric}"
+                    cells.append(ctx.estimate([g], first, label) if len(g) else Estimate(None))
+                    if lang in ctx.indic and len(g):
+                        groups.append(g)
+                if not any(c.value is not None for c in cells):
+                    continue
+                avg = ctx.estimate(groups, mean_of, f"{run.info.name}|{subset}|avg|{metric}") if groups \
+                    else Estimate(None)
+                table.rows.append(run_row(run.info.name, [subset, METRIC_NAMES[metric], *cells, avg]))
+    return table
 
 
 # -- figures -------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from indicifeval.scoring.categories import CATEGORY_OF
         "that contains it; intervals bootstrap those prompts.",
 )
 def per_instruction(ctx: Analyses) -> Table:
-    ids = sorted({iid for r in ctx.runs for iid in r.instruction_ids()}, key=lambda i: (CATEGORY_OF.get(i, ""), i))
+    ids = sorted({iid for r in ctx.runs for iid in ctx.instruction_ids(r)}, key=lambda i: (CATEGORY_OF.get(i, ""), i))
     table = Table("per_instruction", f"Accuracy per instruction (instruction-level {ctx.kind}, all languages and "
                   f"subsets)", [Column("instruction", "label"), Column("category", "category"),
                                 *[Column(r.info.name, "run") for r in ctx.runs]], [])
