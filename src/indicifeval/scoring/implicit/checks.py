@@ -21,12 +21,13 @@ from indicifeval.languages import get_profile, language_name
 from indicifeval.languages.profile import UnknownLanguageError
 from indicifeval.scoring.implicit.expect import Allowance
 from indicifeval.scoring.implicit.plausible import known_share
-from indicifeval.scoring.implicit.view import AnswerView, invisible_count, word_ngrams
+from indicifeval.scoring.implicit.view import AnswerView, invisible_count, word_ngrams, words_of
 from indicifeval.text.langid import Identification, identify
 from indicifeval.text.scripts import script_of
 
 MAX_INVISIBLE = 8  # invisible characters outside words: a few strays (web text has them) are forgiven,
 MAX_INVISIBLE_SHARE = 0.005  # and more, if under half a percent of the answer's characters
+IDENTIFY_CHARS = 1000  # the answer's language is read from its beginning
 LANGUAGE_MIN_LETTERS = 20  # below this, only the script is judged (too short to tell languages apart)
 PLAUSIBLE_MIN_TRIGRAMS = 40  # shorter: too few to tell (random Latin letters hit common trigrams)
 PLAUSIBLE_MIN_SHARE = 0.25  # honest text >= 0.42 in the shared corpus; random letters <= 0.03
@@ -55,7 +56,7 @@ class Context:
 
     @cached_property
     def identified(self) -> Identification:
-        return identify(self.view.text)
+        return identify(self.view.text[:IDENTIFY_CHARS])
 
 
 def not_empty(c: Context) -> str | None:
@@ -113,7 +114,7 @@ def plausible(c: Context) -> str | None:
     script = _script(code)
     if script is None:
         return None
-    measured = known_share(c.view.text, code, lambda w: script_of(w[0]) == script)
+    measured = known_share(c.view.words, code, lambda w: script_of(w[0]) == script)
     if measured is None or measured[1] < PLAUSIBLE_MIN_TRIGRAMS:
         return None
     share, n = measured
@@ -127,7 +128,7 @@ def _without(words: list[str], copies: tuple[str, ...]) -> list[str]:
     """The answer's words without one occurrence of each copy the instructions ask for (a
     substring search on the words joined by spaces: linear)."""
     for copy in copies:
-        wanted = " ".join(AnswerView(copy).words)
+        wanted = " ".join(words_of(copy))
         joined = f" {' '.join(words)} "
         at = joined.find(f" {wanted} ") if wanted else -1
         if at >= 0:
@@ -157,7 +158,14 @@ def _description_grams(language: str, iid: str, kwargs: str) -> frozenset[tuple[
         texts.append(render_description(iid, json.loads(kwargs), profile))
     except (DescriptionError, KwargError, KeyError, ValueError):
         pass
-    return frozenset(g for t in texts for g in word_ngrams(AnswerView(t).words, ECHO_N))
+    return frozenset(g for t in texts for g in word_ngrams(words_of(t), ECHO_N))
+
+
+@lru_cache(maxsize=4096)
+def _prompt_grams(prompt: str, quotes: tuple[tuple[str, str], ...]) -> tuple[frozenset, frozenset]:
+    """The prompt's word n-grams without its quoted passages, and with them."""
+    return (frozenset(word_ngrams(words_of(_unquoted(prompt, quotes)), ECHO_N)),
+            frozenset(word_ngrams(words_of(prompt), ECHO_N)))
 
 
 def _covered(grams: list[tuple[str, ...]], found: set | frozenset, n_words: int) -> float:
@@ -180,7 +188,7 @@ def no_echo(c: Context) -> str | None:
     grams = word_ngrams(words, ECHO_N)
     if len(grams) < ECHO_MIN_NGRAMS:
         return None
-    own = set(word_ngrams(AnswerView(_unquoted(c.prompt, c.allowance.quotes)).words, ECHO_N))
+    own, whole = _prompt_grams(c.prompt, c.allowance.quotes)
     share = _covered(grams, own, len(words))
     if share > ECHO_MAX_SHARE:
         return (f"restates the prompt: {share:.0%} of the answer's words are in word {ECHO_N}-grams of the prompt "
@@ -191,9 +199,8 @@ def no_echo(c: Context) -> str | None:
     if share > ECHO_MAX_SHARE:
         return (f"restates the instructions: {share:.0%} of the answer's words are in word {ECHO_N}-grams of the "
                 f"prompt or its instructions' descriptions (at most {ECHO_MAX_SHARE:.0%})")
-    prompt_grams = set(word_ngrams(AnswerView(c.prompt).words, ECHO_N))
-    if len(prompt_grams) >= ECHO_MIN_NGRAMS:
-        covered = len(prompt_grams & set(grams)) / len(prompt_grams)
+    if len(whole) >= ECHO_MIN_NGRAMS:
+        covered = len(whole.intersection(grams)) / len(whole)
         if covered >= ECHO_MAX_COVERED:
             return (f"echoes the prompt: {covered:.0%} of the prompt's word {ECHO_N}-grams are in the answer "
                     f"(at most {ECHO_MAX_COVERED:.0%})")
@@ -232,11 +239,11 @@ def no_padding(c: Context) -> str | None:
 def substance(c: Context) -> str | None:
     if c.allowance.only_given or not c.view.words:
         return None
-    given = {w for phrase in c.allowance.given for w in AnswerView(phrase).words}
+    given = {w for phrase in c.allowance.given for w in words_of(phrase)}
     words = c.view.words
     if all(w in given for w in words):
         return "only the keywords and phrases the instructions require"
-    keywords = {w for phrase in c.allowance.keywords for w in AnswerView(phrase).words}
+    keywords = {w for phrase in c.allowance.keywords for w in words_of(phrase)}
     stuffed = sum(1 for w in words if w in keywords)
     if keywords and not c.allowance.repeats and len(words) >= KEYWORD_MIN_WORDS and \
             stuffed / len(words) > KEYWORD_MAX_SHARE:

@@ -17,16 +17,13 @@ from indicifeval.text.normalize import nfc
 
 N = 3
 _LETTERS = regex.compile(r"[\p{L}\p{M}]+")
-_MAX_WORDS = 2000  # the first two thousand words decide, as language identification reads a prefix
+_MAX_WORDS = 150  # the first words decide (a thousand trigrams and more), as language identification reads a prefix
 
 
 def trigrams(words: list[str]) -> list[str]:
     """Character trigrams of words with a space on either side."""
-    out: list[str] = []
-    for word in words:
-        padded = f" {word} "
-        out.extend(padded[i:i + N] for i in range(len(padded) - N + 1))
-    return out
+    padded = [f" {word} " for word in words]
+    return [p[i:i + N] for p in padded for i in range(len(p) - N + 1)]
 
 
 @lru_cache(maxsize=64)
@@ -47,17 +44,17 @@ def known_trigrams(language: str) -> frozenset[str] | None:
 on_reload(known_trigrams.cache_clear)
 
 
-def known_share(text: str, language: str, script_of_word) -> tuple[float, int] | None:
-    """The share of the text's in-word trigrams (words in the language's script only) found in
-    its own sentences, and how many were counted; None where the language has no table."""
+def known_share(words: list[str], language: str, script_of_word) -> tuple[float, int] | None:
+    """The share of the in-word trigrams of ``words`` (lower-cased; those in the language's
+    script only) found in its own sentences, and how many were counted; None where the
+    language has no table."""
     known = known_trigrams(language)
     if known is None:
         return None
-    words = [w.lower() for w in _LETTERS.findall(text)[:_MAX_WORDS] if script_of_word(w)]
-    grams = trigrams(words)
+    grams = trigrams([w for w in words[:_MAX_WORDS] if script_of_word(w)])
     if not grams:
         return 0.0, 0
-    return sum(1 for g in grams if g in known) / len(grams), len(grams)
+    return sum(map(known.__contains__, grams)) / len(grams), len(grams)
 
 
 __all__ = ["known_share", "known_trigrams", "trigrams"]

@@ -6,9 +6,9 @@ answer, so the implicit constraints stay linear in its length."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import regex
 
@@ -83,7 +83,7 @@ class AnswerView:
 
     @cached_property
     def words(self) -> list[str]:
-        return [w.lower() for w in _WORD.findall(self.text)]
+        return _WORD.findall(self.text.lower())
 
     @cached_property
     def lines(self) -> list[str]:
@@ -103,17 +103,24 @@ class AnswerView:
     @cached_property
     def sentences(self) -> list[str]:
         """Sentences with a letter, as their words joined (punctuation and case ignored)."""
-        split = regex.split(f"[{regex.escape(self.terminators)}\n]+", self.text)
-        out = []
-        for part in split:
-            ws = _WORD.findall(part)
-            if ws:
-                out.append(" ".join(w.lower() for w in ws))
-        return out
+        split = _splitter(self.terminators).split(self.text.lower())
+        return [" ".join(ws) for ws in map(_WORD.findall, split) if ws]
 
 
-def word_ngrams(words: list[str], n: int) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=64)
+def _splitter(terminators: str) -> regex.Pattern:
+    return regex.compile(f"[{regex.escape(terminators)}\n]+")
+
+
+@lru_cache(maxsize=8192)
+def words_of(text: str) -> tuple[str, ...]:
+    """The words of a short text the instructions give (a prompt, a keyword), remembered: an RL
+    batch asks each prompt many times."""
+    return tuple(AnswerView(text).words)
+
+
+def word_ngrams(words: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return [tuple(words[i:i + n]) for i in range(len(words) - n + 1)]
 
 
-__all__ = ["AnswerView", "invisible_count", "unwrapped", "visible", "word_ngrams"]
+__all__ = ["AnswerView", "invisible_count", "unwrapped", "visible", "word_ngrams", "words_of"]
