@@ -39,6 +39,7 @@ class RowScore:
     reward: float | None = None  # a reward's verdict only: scores.jsonl lines carry none
     # the implicit constraints the answer failed ("implicit:<name>: <why>"), where they were asked
     implicit: list[str] | None = None
+    judge: str | None = None  # the judge's score or why there is none, where a judge was asked
 
     @property
     def id(self) -> RowId:
@@ -55,6 +56,8 @@ class RowScore:
             out["reward"] = self.reward
         if self.implicit is not None:
             out["implicit"] = self.implicit
+        if self.judge is not None:
+            out["judge"] = self.judge
         out["format_version"] = SCORE_FORMAT
         return out
 
@@ -74,7 +77,8 @@ class RowScore:
         return cls(data["key"], data["language"], data["subset"], data["instruction_id_list"], data["strict"],
                    data["loose"], data["prompt_strict"], data["prompt_loose"], data.get("explanations") or [],
                    bool(data.get("response_missing")), str(data.get("scoring") or "fixed"),
-                   str(data.get("version") or ""), None if reward is None else float(reward), implicit)
+                   str(data.get("version") or ""), None if reward is None else float(reward), implicit,
+                   data.get("judge") if isinstance(data.get("judge"), str) else None)
 
 
 def _error(source: Source | None, message: str, field: str) -> InputError:

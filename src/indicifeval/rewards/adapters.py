@@ -12,6 +12,7 @@ from typing import Any
 
 from indicifeval.core.errors import Source
 from indicifeval.core.modes import ScoringMode
+from indicifeval.rewards.judging import Judge
 from indicifeval.rewards.verdicts import RewardScorer, answer_text, legacy_think
 from indicifeval.scoring.implicit import parse_implicit
 
@@ -21,7 +22,7 @@ COLUMNS = ("key", "language", "subset", "instruction_id_list", "kwargs", "resp_l
 
 def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, strip_reasoning: bool = True,
         data: str | Path | None = None, name: str | None = None, unknown_ids: str = "error",
-        implicit: str | Sequence[str] | None = "all") -> Callable[..., list[float]]:
+        implicit: str | Sequence[str] | None = "all", judge: Judge | None = None) -> Callable[..., list[float]]:
     """A reward function with TRL's ``reward_funcs`` signature: ``(prompts, completions,
     **columns) -> list[float]``. Completions may be plain strings or conversational (lists of
     messages); the columns are those ``export --format trl`` writes (``instruction_id_list``,
@@ -29,23 +30,26 @@ def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, 
     logs it as ``rewards/<name>``: ``indicifeval_all`` unless ``name`` is given. An instruction
     id no checker knows is an error, or with ``unknown_ids="zero"`` not followed. The implicit
     constraints (``implicit``, all by default; None: the plain reward) read the prompt from the
-    ``prompt`` column or TRL's ``prompts``."""
-    scorer = RewardScorer(scoring, reward, strip_reasoning, data, unknown_ids=unknown_ids, implicit=implicit)
+    ``prompt`` column or TRL's ``prompts``; an optional ``judge`` (``runs.judge.ModelJudge``) adds
+    IFBench's quality term."""
+    scorer = RewardScorer(scoring, reward, strip_reasoning, data, unknown_ids=unknown_ids, implicit=implicit,
+                          judge=judge)
 
     def reward_fn(prompts: list[Any] | None = None, completions: list[Any] | None = None,
                   **columns: Any) -> list[float]:
         completions = list(completions or [])
         given = {c: columns[c] for c in COLUMNS if columns.get(c) is not None}
         asked = columns.get("prompt") or prompts
-        out = []
+        verdicts, texts = [], []
         for i, completion in enumerate(completions):
             source = Source("reward batch", i + 1)
             item = {c: values[i] for c, values in given.items()}
             prompt = answer_text(asked[i]) if asked is not None and i < len(asked) else None
-            verdict = scorer.verdict(scorer.row(item, source), completion, source, prompt=prompt)
-            assert verdict.reward is not None  # a RewardScorer's verdict carries its reward
-            out.append(verdict.reward)
-        return out
+            prepared = scorer.row(item, source)
+            verdicts.append(scorer.verdict(prepared, completion, source, prompt=prompt))
+            texts.append(prepared.row.prompt if prompt is None else prompt)
+        scorer.judged(verdicts, texts, completions)
+        return [float(v.reward or 0.0) for v in verdicts]
 
     reward_fn.__name__ = reward_fn.__qualname__ = name or f"indicifeval_{reward.replace('-', '_')}"
     return reward_fn

@@ -17,6 +17,7 @@ from indicifeval.checkers import REGISTRY, ScoringMode
 from indicifeval.core.errors import InputError, Source
 from indicifeval.dataset.rows import check_key, parse_row
 from indicifeval.records import Row, RowScore
+from indicifeval.rewards.judging import DEFAULT_WEIGHT, Judge, JudgeItem, JudgeScore, judged_reward
 from indicifeval.scoring.engine import resolve_row, score_row
 from indicifeval.scoring.implicit import implicit_failures, parse_implicit
 from indicifeval.text.reasoning import split_reasoning
@@ -90,8 +91,10 @@ class RewardScorer:
     def __init__(self, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
                  strip_reasoning: bool = True, data: str | Path | Iterable[Row] | None = None,
                  max_answer_chars: int | None = None, unknown_ids: str = "error",
-                 implicit: str | Sequence[str] | None = "all"):
+                 implicit: str | Sequence[str] | None = "all", judge: Judge | None = None,
+                 judge_weight: float = DEFAULT_WEIGHT):
         self.mode = ScoringMode(scoring)
+        self.judge, self.judge_weight = judge, judge_weight
         self.reward = _choice(reward, REWARDS, "reward")
         self.unknown_ids = _choice(unknown_ids, UNKNOWN_IDS, "unknown_ids")
         self.implicit = parse_implicit(implicit)
@@ -201,14 +204,37 @@ class RewardScorer:
             score.key = key
         return score
 
+    def judged(self, verdicts: Sequence[RowScore], prompts: Sequence[str], answers: Sequence[Any]) -> None:
+        """With a judge: the rewarded verdicts' rewards moved by its scores, asked in one batch
+        (in place; each verdict says the judge's score or why there is none)."""
+        if self.judge is None:
+            return
+        todo = [n for n, v in enumerate(verdicts) if v.reward and not v.implicit]
+        items = [JudgeItem(prompts[n], self._answer(answers[n]), verdicts[n].language) for n in todo]
+        try:
+            scores = self.judge(items) if items else []
+        except Exception as exc:  # a judge must never stop training
+            scores = [JudgeScore(None, f"no judge score ({type(exc).__name__}): the verifiable reward")] * len(items)
+        for n, score in zip(todo, scores):
+            verdicts[n].reward = judged_reward(verdicts[n].reward or 0.0, score, self.judge_weight)
+            verdicts[n].judge = score.note
+
+    def _answer(self, response: Any) -> str:
+        text = answer_text(response) or ""
+        return split_reasoning(text).answer if self.strip_reasoning else text
+
     def score(self, items: Iterable[dict], where: str = "item") -> list[RowScore]:
+        items = list(items)
         out = []
+        prompts = []
         for index, item in enumerate(items):
             source = Source(where, index + 1)
             prepared = self.row(item, source)  # (an item that is no object is an error here)
             prompt = item.get("prompt")
-            out.append(self.verdict(prepared, item.get("response"), source, item.get("key"),
-                                    prompt if isinstance(prompt, str) else None))
+            prompt = prompt if isinstance(prompt, str) else None
+            out.append(self.verdict(prepared, item.get("response"), source, item.get("key"), prompt))
+            prompts.append(prepared.row.prompt if prompt is None else prompt)
+        self.judged(out, prompts, [item.get("response") for item in items])
         return out
 
 
@@ -221,11 +247,12 @@ def _json_field(text: str, where: Source, name: str) -> Any:
 
 def score_batch(items: Iterable[dict], *, scoring: ScoringMode | str = ScoringMode.FIXED, reward: str = "all",
                 strip_reasoning: bool = True, data: str | Path | None = None, unknown_ids: str = "error",
-                implicit: str | Sequence[str] | None = "all") -> list[RowScore]:
+                implicit: str | Sequence[str] | None = "all", judge: Judge | None = None,
+                judge_weight: float = DEFAULT_WEIGHT) -> list[RowScore]:
     """Verdicts for items ``{language, instruction_id_list, kwargs, response}`` (or ``{key,
-    response}`` with ``data``; a ``prompt`` for the implicit constraints), in order."""
-    return RewardScorer(scoring, reward, strip_reasoning, data, unknown_ids=unknown_ids,
-                        implicit=implicit).score(items)
+    response}`` with ``data``; a ``prompt`` for the implicit constraints and the judge), in order."""
+    return RewardScorer(scoring, reward, strip_reasoning, data, unknown_ids=unknown_ids, implicit=implicit,
+                        judge=judge, judge_weight=judge_weight).score(items)
 
 
 def legacy_think(think: str | None, strip_reasoning: bool) -> bool:
