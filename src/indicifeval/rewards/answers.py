@@ -4,6 +4,7 @@ the rows of a dataset. Read from any mix of:
 - a JSON-lines file (or JSON array, Parquet, or a folder of them) whose lines are
   ``{key, language?, subset?, response}`` (several lines per key: several samples) or
   ``{key, language?, subset?, responses: [k answers]}``;
+- ``sample`` (or a suite's sample): the bundled sample's responses, one per row;
 - a run folder written by ``indicifeval run`` (``generations.jsonl``), which holds one answer
   per row: each folder given is one sample.
 
@@ -23,13 +24,13 @@ from pathlib import Path
 from indicifeval.core.errors import InputError, Source
 from indicifeval.core.log import JsonlLog
 from indicifeval.dataset.readers import read_records
-from indicifeval.dataset.rows import check_key, found_fields
+from indicifeval.dataset.rows import SAMPLES, check_key, found_fields, sample_path
 from indicifeval.records import Generation, Row, RowId
 from indicifeval.records.layout import GENERATIONS, ROWS
 
 
 @dataclass
-class Samples:
+class AnswerSets:
     """The answers to each row (by its id), in the order read, each with where it came from;
     ``failed``: run-folder items with no usable answer (a failed generation), not counted as
     samples."""
@@ -99,7 +100,7 @@ def is_run_folder(path: Path) -> bool:
     return path.is_dir() and (path / ROWS).is_file() and (path / GENERATIONS).is_file()
 
 
-def _run_folder(folder: Path, index: _Index, out: Samples) -> None:
+def _run_folder(folder: Path, index: _Index, out: AnswerSets) -> None:
     """One sample per row: the latest generation of each item the run made."""
     log = folder / GENERATIONS
     source = Source(str(log), None)  # the latest line per item: errors name the item
@@ -126,13 +127,14 @@ def _uid(text: str) -> RowId | None:
         return None
 
 
-def read_samples(paths: Sequence[str | Path], rows: Iterable[Row]) -> Samples:
+def read_samples(paths: Sequence[str | Path], rows: Iterable[Row]) -> AnswerSets:
     """The answers in ``paths`` (files, folders of files, run folders), matched to ``rows``."""
     if not paths:
         raise InputError("no answers given (--answers FILE)", field="answers")
     index = _Index(rows)
-    out = Samples()
-    for path in map(Path, paths):
+    out = AnswerSets()
+    files = [f for p in paths for f in (sample_path("responses", str(p)) if str(p) in SAMPLES else [Path(p)])]
+    for path in files:
         if is_run_folder(path):
             _run_folder(path, index, out)
             continue
@@ -143,4 +145,4 @@ def read_samples(paths: Sequence[str | Path], rows: Iterable[Row]) -> Samples:
     return out
 
 
-__all__ = ["Samples", "is_run_folder", "read_samples"]
+__all__ = ["AnswerSets", "is_run_folder", "read_samples"]

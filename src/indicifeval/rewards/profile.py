@@ -23,7 +23,7 @@ from indicifeval.core.errors import InputError, Source
 from indicifeval.core.files import write_text
 from indicifeval.core.modes import ScoringMode
 from indicifeval.records import Row, RowId
-from indicifeval.rewards.answers import Samples, read_samples
+from indicifeval.rewards.answers import AnswerSets, read_samples
 from indicifeval.rewards.verdicts import RewardScorer
 
 CLASSES = ("zero", "one", "flat", "mixed")
@@ -110,14 +110,14 @@ def _shares(prompts: Sequence[PromptProfile]) -> dict:
             "shares": {c: (counts[c] / n if n else None) for c in CLASSES}}
 
 
-def profile_rewards(rows: Sequence[Row], answers: Sequence[str | Path] | Samples, *, reward: str = "all",
+def profile_rewards(rows: Sequence[Row], answers: Sequence[str | Path] | AnswerSets, *, reward: str = "all",
                     scoring: ScoringMode | str = ScoringMode.FIXED, implicit: str | Sequence[str] | None = "all",
                     strip_reasoning: bool = True, data: str | None = None,
                     on_total: Callable[[int], None] | None = None,
                     on_progress: Callable[[int], None] | None = None) -> RewardProfile:
     """Score every answer in ``answers`` (paths as ``rewards.answers.read_samples`` reads them,
     or what it read) to its row of ``rows`` with the reward's defaults, and class each prompt."""
-    samples = answers if isinstance(answers, Samples) else read_samples(answers, rows)
+    samples = answers if isinstance(answers, AnswerSets) else read_samples(answers, rows)
     if not samples.answers:
         raise InputError("no answers to profile: every run folder item failed" if samples.failed else
                          "no answers to profile", field="answers")
@@ -140,8 +140,13 @@ def profile_rewards(rows: Sequence[Row], answers: Sequence[str | Path] | Samples
 
 
 def write_profile(profile: RewardProfile, path: str | Path) -> Path:
-    """The profile as JSON, atomically (a kill leaves the old file whole)."""
-    return write_text(path, json.dumps(profile.to_json(), ensure_ascii=False, indent=1) + "\n")
+    """The profile as JSON, atomically (a kill leaves the old file whole): the settings and the
+    summary indented, then one line per prompt."""
+    data = profile.to_json()
+    prompts = data.pop("prompts")
+    head = json.dumps(data, ensure_ascii=False, indent=1)[:-2]  # without its closing "\n}"
+    lines = ",\n".join("  " + json.dumps(p, ensure_ascii=False) for p in prompts)
+    return write_text(path, f'{head},\n "prompts": [\n{lines}\n ]\n}}\n')
 
 
 def read_profile(path: str | Path) -> RewardProfile:
