@@ -118,6 +118,8 @@ COMMANDS = {
     "validate": ("validate_cmd", "check a dataset: keywords, numbers, formats and relations stated in each prompt"),
     "serve": ("serve_cmd", "serve the scorer over HTTP as a reward for RL training (NeMo Gym's verify request too)"),
     "export": ("export_cmd", "write benchmark rows as RL prompt datasets (TRL, verl, NeMo Gym)"),
+    "reward-profile": ("reward_profile_cmd", "which prompts teach anything: a policy's k answers per prompt, the "
+                                             "share where all score 0, all 1, or they differ (a GRPO gradient)"),
     "stats": ("stats_cmd", "dataset statistics: rows per split, verification tags (Table 7), instruction and "
                            "constraint mixes"),
 }

@@ -30,6 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--languages", default="all", help="languages to export, e.g. hi,ta")
     p.add_argument("--subsets", default="trans,ground", help="subsets to export")
     p.add_argument("--tags", default="", help="keep rows with all of these tags (not:TAG: without it)")
+    p.add_argument("--keep", action="append", nargs=2, default=[], metavar=("CLASS", "PROFILE"),
+                   help="keep only the rows that PROFILE (from `indicifeval reward-profile`) puts in CLASS: mixed "
+                   "(the prompts that give a GRPO gradient), zero, one or flat; may be given more than once to keep "
+                   "several classes; rows the profile does not hold are left out")
     p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed",
                    help="the checker set the reward will use: paper leaves out rows it cannot score")
     p.set_defaults(handler=run, data_argument="DATA")
@@ -53,9 +57,21 @@ def run(args: argparse.Namespace) -> int:
                              "row asks for one (export them with --scoring fixed)", args.data)
     for row in rows:  # every exported row can be scored by the reward: a bad kwarg is said now, not mid-training
         resolve_row(row, mode)
+    kept = ""
+    if args.keep:
+        from indicifeval.rewards.export import keep_classes
+
+        rows, kept_counts = keep_classes(rows, args.keep)
+        classes = "/".join(dict.fromkeys(cls for cls, _ in args.keep))
+        others = (f"{kept_counts['other']} of other classes and {kept_counts['unprofiled']} not in the profile "
+                  f"left out")
+        if not rows:
+            raise InputError(f"no rows left to export: the profile puts none of them in {classes} ({others})",
+                             field="keep")
+        kept = f"; kept the {kept_counts['kept']} {classes} ones, {others}"
     exclude = [r for data in args.exclude for r in load_dataset(("trans", "ground"), "all", data).rows]
     counts = export_rows(rows, args.format, args.out, exclude=exclude, holdout=args.holdout, seed=args.seed)
     left = f", {counts['excluded']} left out as in --exclude" if args.exclude else ""
     test = f" and {counts['test']} test" if counts["test"] else ""
-    print(f"wrote {counts['train']} train{test} rows as {args.format} in {args.out}{left}")
+    print(f"wrote {counts['train']} train{test} rows as {args.format} in {args.out}{left}{kept}")
     return 0

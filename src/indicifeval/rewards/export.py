@@ -80,6 +80,29 @@ def exclusion(rows: Iterable[Row], exclude: Iterable[Row]) -> list[Row]:
     return [r for r in rows if r.id not in ids and _prompt_key(r) not in prompts]
 
 
+def keep_classes(rows: list[Row], keeps: Iterable[tuple[str, str | Path]]) -> tuple[list[Row], dict[str, int]]:
+    """The rows that a profile (``rewards.profile``, each checked to be of these rows) puts in
+    a class of ``keeps`` ((class, profile) pairs; a row is kept when any pair keeps it), and
+    counts: ``kept``, ``other`` (profiled, in no kept class), ``unprofiled`` (in no profile,
+    left out)."""
+    from indicifeval.rewards.profile import CLASSES, profile_of
+
+    wanted: dict[str, set[str]] = {}
+    for cls, path in keeps:
+        if cls not in CLASSES:
+            raise InputError(f"--keep CLASS must be one of {', '.join(CLASSES)}, got {cls!r}", field="keep")
+        wanted.setdefault(str(path), set()).add(cls)
+    profiles = [(profile_of(path, rows), classes) for path, classes in wanted.items()]
+    kept, unprofiled = [], 0
+    for row in rows:
+        found = [(p, classes) for profile, classes in profiles if (p := profile.get(row.id)) is not None]
+        if not found:
+            unprofiled += 1
+        elif any(p.cls in classes for p, classes in found):
+            kept.append(row)
+    return kept, {"kept": len(kept), "other": len(rows) - len(kept) - unprofiled, "unprofiled": unprofiled}
+
+
 def split_of(row: Row, holdout: float, seed: int) -> str:
     if holdout <= 0:
         return "train"
@@ -119,4 +142,5 @@ def export_rows(rows: list[Row], fmt: str, out: str | Path, *, exclude: Iterable
     return {"train": len(splits["train"]), "test": len(splits["test"]), "excluded": before - len(rows)}
 
 
-__all__ = ["FORMATS", "export_rows", "ground_truth", "nemo_gym_record", "split_of", "trl_record", "verl_record"]
+__all__ = ["FORMATS", "export_rows", "ground_truth", "keep_classes", "nemo_gym_record", "split_of", "trl_record",
+           "verl_record"]
