@@ -1,4 +1,4 @@
-"""``indicifeval export``: benchmark rows as RL prompt datasets (TRL, verl, NeMo Gym)."""
+"""``indicifeval export``: benchmark rows as RL prompt datasets (TRL, verl, NeMo Gym, OpenRLHF)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Write rows as the prompt datasets RL frameworks read, each with what indicifeval's reward "
         "needs: trl (train.parquet/test.parquet, read by datasets.load_dataset(OUT), for rewards.trl), verl "
         "(parquet in verl's schema, for rewards.verl_compute_score), nemo-gym (JSONL of instruction-following "
-        "examples, for indicifeval serve's /verify). Every row is checked to be scorable first; see docs/rewards.md.",
+        "examples, for indicifeval serve's /verify), openrlhf (JSONL of input and label, for rewards.openrlhf). "
+        "Every row is checked to be scorable first; see docs/rewards.md.",
     )
     p.add_argument("data", help="rows: 'hub', 'sample', a suite's sample ('sample-beyond', 'sample-open-instruct', "
                    "'sample-ifbench'), a file, a folder in the hub's layout, or a release folder")

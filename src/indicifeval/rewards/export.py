@@ -6,7 +6,10 @@ datasets RL frameworks read, each with what the reward needs to score an answer 
 - ``verl``: the same files in verl's RL schema (``data_source``, ``prompt``, ``ability``,
   ``reward_model.ground_truth``, ``extra_info``), read by ``rewards.verl_compute_score``;
 - ``nemo-gym``: ``train.jsonl`` (and ``test.jsonl``) of NeMo Gym instruction-following
-  examples, whose fields its verify request carries (``indicifeval serve`` answers them).
+  examples, whose fields its verify request carries (``indicifeval serve`` answers them);
+- ``openrlhf``: ``train.jsonl`` (and ``test.jsonl``) with ``input`` (the prompt text) and
+  ``label`` (the ground truth as JSON text), OpenRLHF's default ``--data.input_key`` and the
+  ``--data.label_key label`` its reward function (``rewards.openrlhf``) reads.
 
 Rows also in ``exclude`` (the same language, subset and key, or the same prompt text) are left
 out, so a model is never trained on what it is evaluated on; ``holdout`` puts that share of
@@ -27,7 +30,8 @@ from indicifeval.dataset.writers import parquet_bytes
 from indicifeval.records import Row
 from indicifeval.text.normalize import collapse, nfc
 
-FORMATS = ("trl", "verl", "nemo-gym")
+FORMATS = ("trl", "verl", "nemo-gym", "openrlhf")
+JSONL = ("nemo-gym", "openrlhf")
 DATA_SOURCE = "indicifeval"
 ABILITY = "instruction_following"
 
@@ -65,6 +69,10 @@ def nemo_gym_record(row: Row) -> dict[str, Any]:
     return {"responses_create_params": {"input": _messages(row)}, "id": str(row.key),
             "instruction_id_list": list(row.instruction_id_list), "kwargs": _kwargs(row), "prompt": row.prompt,
             "language": row.language, "subset": row.subset, "resp_lang": row.resp_lang or "src"}
+
+
+def openrlhf_record(row: Row) -> dict[str, Any]:
+    return {"input": row.prompt, "label": json.dumps(ground_truth(row), ensure_ascii=False)}
 
 
 def _prompt_key(row: Row) -> str:
@@ -130,17 +138,18 @@ def export_rows(rows: list[Row], fmt: str, out: str | Path, *, exclude: Iterable
         for split, members in splits.items():
             if not members:
                 continue
-            if fmt == "nemo-gym":
-                text = "".join(json.dumps(nemo_gym_record(r), ensure_ascii=False) + "\n" for r in members)
+            if fmt in JSONL:
+                record = nemo_gym_record if fmt == "nemo-gym" else openrlhf_record
+                text = "".join(json.dumps(record(r), ensure_ascii=False) + "\n" for r in members)
                 staged.write_text(f"{split}.jsonl", text)
             else:
                 records = [trl_record(r) if fmt == "trl" else verl_record(r, i, split) for i, r in enumerate(members)]
                 staged.write_bytes(f"{split}.parquet", parquet_bytes(records))
     for split, members in splits.items():  # no stale split of an earlier export is left beside this one
         if not members:
-            Path(out, f"{split}.{'jsonl' if fmt == 'nemo-gym' else 'parquet'}").unlink(missing_ok=True)
+            Path(out, f"{split}.{'jsonl' if fmt in JSONL else 'parquet'}").unlink(missing_ok=True)
     return {"train": len(splits["train"]), "test": len(splits["test"]), "excluded": before - len(rows)}
 
 
-__all__ = ["FORMATS", "export_rows", "ground_truth", "keep_classes", "nemo_gym_record", "split_of", "trl_record",
-           "verl_record"]
+__all__ = ["FORMATS", "export_rows", "ground_truth", "keep_classes", "nemo_gym_record", "openrlhf_record", "split_of",
+           "trl_record", "verl_record"]
