@@ -33,10 +33,16 @@ class Generation:
     key: Any = None  # benchmark rows: the row's own key, language and subset
     language: str | None = None
     subset: str | None = None
+    sample: int = 0  # which of a run's repeated samples of the row (its uid then ends "#s<n>")
+    seed: int | None = None  # the sampling seed it was asked with, where the run recorded one
 
     def to_json(self) -> dict:
         out = {"uid": self.uid, "key": self.key, "language": self.language, "subset": self.subset}
         out.update((f.name, getattr(self, f.name)) for f in fields(self) if f.name not in out)
+        if not self.sample:  # a run of one sample writes its lines as before
+            del out["sample"]
+        if self.seed is None:
+            del out["seed"]
         out["format_version"] = GENERATION_FORMAT
         return out
 
@@ -73,6 +79,8 @@ class RunManifest:
     indicifeval_version: str = ""
     migrations: list[dict[str, Any]] = field(default_factory=list)
     tool: str = "run"
+    samples: int = 1  # answers asked per row (``run --samples N``)
+    provenance: dict[str, Any] = field(default_factory=dict)  # what made the answers (no secrets, no paths)
     format_version: int = MANIFEST_FORMAT
 
     IDENTITY = ("model", "data", "max_answer_chars")

@@ -40,6 +40,7 @@ class RowScore:
     # the implicit constraints the answer failed ("implicit:<name>: <why>"), where they were asked
     implicit: list[str] | None = None
     judge: str | None = None  # the judge's score or why there is none, where a judge was asked
+    sample: int = 0  # which of a run's repeated samples of the row (0: the first, or the only one)
 
     @property
     def id(self) -> RowId:
@@ -58,6 +59,8 @@ class RowScore:
             out["implicit"] = self.implicit
         if self.judge is not None:
             out["judge"] = self.judge
+        if self.sample:
+            out["sample"] = self.sample
         out["format_version"] = SCORE_FORMAT
         return out
 
@@ -78,7 +81,8 @@ class RowScore:
                    data["loose"], data["prompt_strict"], data["prompt_loose"], data.get("explanations") or [],
                    bool(data.get("response_missing")), str(data.get("scoring") or "fixed"),
                    str(data.get("version") or ""), None if reward is None else float(reward), implicit,
-                   data.get("judge") if isinstance(data.get("judge"), str) else None)
+                   data.get("judge") if isinstance(data.get("judge"), str) else None,
+                   data["sample"] if isinstance(data.get("sample"), int) and not isinstance(data["sample"], bool) else 0)
 
 
 def _error(source: Source | None, message: str, field: str) -> InputError:
