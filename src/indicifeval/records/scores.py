@@ -82,7 +82,11 @@ class RowScore:
                    bool(data.get("response_missing")), str(data.get("scoring") or "fixed"),
                    str(data.get("version") or ""), None if reward is None else float(reward), implicit,
                    data.get("judge") if isinstance(data.get("judge"), str) else None,
-                   data["sample"] if isinstance(data.get("sample"), int) and not isinstance(data["sample"], bool) else 0)
+                   _sample(data.get("sample")))
+
+
+def _sample(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _error(source: Source | None, message: str, field: str) -> InputError:
