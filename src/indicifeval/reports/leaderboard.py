@@ -97,7 +97,7 @@ def group_models(runs: list[RunData]) -> list[Model]:
     return list(models.values())
 
 
-class Cells:
+class ModelCells:
     """Each model's per-prompt outcomes per subset and language, summed over samples and over
     the merged runs, as groups aligned by key (``stats.Group``)."""
 
@@ -166,7 +166,7 @@ def _cell(est: Estimate) -> list | None:
     return None if est.value is None else [est.value, est.low, est.high, est.n]
 
 
-def model_cells(ctx: Analyses, cells: Cells, model: Model) -> dict[str, dict[str, list | None]]:
+def model_cells(ctx: Analyses, cells: ModelCells, model: Model) -> dict[str, dict[str, list | None]]:
     """level -> column id -> [value, low, high, n] (fractions), or None where there is no value."""
     out: dict[str, dict[str, list | None]] = {}
     for level in LEVELS:
@@ -211,7 +211,7 @@ def _gap(k: int):
     return statistic
 
 
-def significance(ctx: Analyses, cells: Cells, models: list[Model]) -> dict[str, dict[str, dict[str, list]]]:
+def significance(ctx: Analyses, cells: ModelCells, models: list[Model]) -> dict[str, dict[str, dict[str, list]]]:
     """level -> Avg column -> "i|j" (model positions, i < j) -> [difference, low, high,
     significant]: the paired bootstrap of model i's Indic average minus model j's."""
     out: dict[str, dict[str, dict[str, list]]] = {}
@@ -302,7 +302,7 @@ def leaderboard(runs: list[RunData], *, seed: int = 0, n_boot: int = 1000, paper
     """The leaderboard's data (the page embeds it; ``leaderboard.json`` is the same)."""
     ctx = Analyses(runs, "prompt_loose", seed=seed, n_boot=n_boot)
     models = group_models(runs)
-    cells = Cells(ctx)
+    cells = ModelCells(ctx)
     entries: list[dict[str, Any]] = []
     for model in models:
         samples = cells.samples(model)
@@ -342,5 +342,5 @@ DELTA_NOTE = "Δ = English − the Indic languages (mean of the per-language dif
 PAPER_NOTE = ("reported, not re-run: the paper's Tables 1–2 (prompt-level loose, greedy decoding), as published; no "
               "intervals")
 
-__all__ = ["DEFAULT_SORT", "KINDS", "LEVELS", "Cells", "Model", "column_id", "group_models", "leaderboard",
+__all__ = ["DEFAULT_SORT", "KINDS", "LEVELS", "ModelCells", "Model", "column_id", "group_models", "leaderboard",
            "model_cells", "paper_entries", "provenance", "significance"]
