@@ -111,6 +111,8 @@ COMMANDS = {
     "score": ("score_cmd", "score model responses (strict and loose, prompt and instruction level)"),
     "report": ("report_cmd", "tables, Δ, categories, thinking, confidence intervals, plots and an HTML report "
                              "over runs"),
+    "leaderboard": ("leaderboard_cmd", "a static leaderboard site over runs: one row per model, intervals, Δ, "
+                                       "significance marks, provenance"),
     "build": ("build_cmd", "build datasets for a language (stage by stage, resumable)"),
     "languages": ("info", "list the language profiles, or check one"),
     "instructions": ("info", "list the instruction ids with their paper category"),
