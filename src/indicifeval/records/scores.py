@@ -77,12 +77,13 @@ class RowScore:
         reward, implicit = data.get("reward"), data.get("implicit")
         if implicit is not None and not (isinstance(implicit, list) and all(isinstance(i, str) for i in implicit)):
             raise _error(source, "must be a list of strings", "implicit")
+        sample = data.get("sample")
         return cls(data["key"], data["language"], data["subset"], data["instruction_id_list"], data["strict"],
                    data["loose"], data["prompt_strict"], data["prompt_loose"], data.get("explanations") or [],
                    bool(data.get("response_missing")), str(data.get("scoring") or "fixed"),
                    str(data.get("version") or ""), None if reward is None else float(reward), implicit,
                    data.get("judge") if isinstance(data.get("judge"), str) else None,
-                   data["sample"] if isinstance(data.get("sample"), int) and not isinstance(data["sample"], bool) else 0)
+                   sample if isinstance(sample, int) and not isinstance(sample, bool) else 0)
 
 
 def _error(source: Source | None, message: str, field: str) -> InputError:
