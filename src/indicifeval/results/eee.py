@@ -21,7 +21,7 @@ from indicifeval._version import __version__
 from indicifeval.results.metrics import CI_METHOD, CONFIDENCE, METRICS, N_BOOT, Result, Verdicts, compute
 from indicifeval.results.metrics import instance_score as score_of
 from indicifeval.results.provenance import generation_config, model_info, source_data
-from indicifeval.results.runfolder import Answer, RunData, as_text, clean, sha256_text
+from indicifeval.results.runfolder import Answer, RunResults, as_text, clean, sha256_text
 
 SCHEMA_VERSIONS = ("0.3.0", "0.2.3")
 COLLECTION = "indicifeval"
@@ -48,7 +48,7 @@ def _segment(text: str) -> str:
     return _SEGMENT.sub("_", text).strip("._") or "unknown"
 
 
-def _result(run: RunData, result: Result, metric_name: str, level: str, mode: str,
+def _result(run: RunResults, result: Result, metric_name: str, level: str, mode: str,
             config: dict[str, Any]) -> dict[str, Any]:
     details = {"language": result.language, "subset": result.subset, "prompts": str(result.prompts),
                "samples_per_prompt": str(result.samples), "scored_answers": str(result.answers),
@@ -75,7 +75,7 @@ def _result(run: RunData, result: Result, metric_name: str, level: str, mode: st
     return out
 
 
-def _instance(run: RunData, answer: Answer, ids: dict[str, str], result_id: str, level: str, mode: str,
+def _instance(run: RunResults, answer: Answer, ids: dict[str, str], result_id: str, level: str, mode: str,
               metric: str) -> dict[str, Any]:
     row, g = answer.row, answer.generation or {}
     score, correct = score_of(verdicts_of(answer), level, mode)
@@ -113,7 +113,7 @@ def _instance(run: RunData, answer: Answer, ids: dict[str, str], result_id: str,
     return line
 
 
-def build(run: RunData, *, schema_version: str = SCHEMA_VERSIONS[0], organization: str = "unknown",
+def build(run: RunResults, *, schema_version: str = SCHEMA_VERSIONS[0], organization: str = "unknown",
           relationship: str = "third_party") -> tuple[str, dict[str, Any], str]:
     """(the sidecar's and record's folder, the aggregate record, the sidecar's text)."""
     info = model_info(run)
@@ -160,7 +160,7 @@ def build(run: RunData, *, schema_version: str = SCHEMA_VERSIONS[0], organizatio
     return folder, record, text
 
 
-def write(run: RunData, out: Any, **options: Any) -> list[str]:
+def write(run: RunResults, out: Any, **options: Any) -> list[str]:
     """Write the record and its sidecar under ``out`` (a Path); returns their relative names."""
     from indicifeval.core.files import StagedFiles
 

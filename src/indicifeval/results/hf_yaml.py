@@ -13,12 +13,12 @@ from typing import Any
 from indicifeval.results.eee import verdicts_of
 from indicifeval.results.metrics import METRICS, compute
 from indicifeval.results.provenance import data_source, model_name
-from indicifeval.results.runfolder import HUB_DATASET, RunData
+from indicifeval.results.runfolder import HUB_DATASET, RunResults
 
 FOLDER = ".eval_results"
 
 
-def _date(run: RunData) -> str | None:
+def _date(run: RunResults) -> str | None:
     """The run's finish as ISO-8601 (``2026-01-15T10:30:00+00:00``)."""
     text = run.manifest.finished_at or run.manifest.started_at
     if not text:
@@ -31,7 +31,7 @@ def _date(run: RunData) -> str | None:
         return None
 
 
-def entries(run: RunData) -> dict[str, list[dict[str, Any]]]:
+def entries(run: RunResults) -> dict[str, list[dict[str, Any]]]:
     """File name (under ``.eval_results/``) -> its entries."""
     kind, name, revision = data_source(run)
     prefix = {"hub": "", "sample": "sample/", "file": "local/"}[kind]
@@ -61,7 +61,7 @@ def entries(run: RunData) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def write(run: RunData, out: Any) -> list[str]:
+def write(run: RunResults, out: Any) -> list[str]:
     import yaml
 
     from indicifeval.core.files import StagedFiles

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from indicifeval.results.runfolder import HUB_DATASET, RunData, as_text, clean
+from indicifeval.results.runfolder import HUB_DATASET, RunResults, as_text, clean
 
 # backends whose model runs on the machine that ran the run; a server's may run anywhere
 _LOCAL = {"hf", "vllm", "seq2seq"}
 
 
-def model_name(run: RunData) -> str:
+def model_name(run: RunResults) -> str:
     """The model as the run names it: a hub id or a server's name as given, a local path by
     its last part."""
     return str(clean(str(run.manifest.model.get("model") or "unknown"))) or "unknown"
@@ -22,7 +22,7 @@ def _details(prefix: str, values: dict[str, Any]) -> dict[str, str]:
     return {f"{prefix}{k}": as_text(clean(v)) for k, v in sorted(values.items()) if v is not None}
 
 
-def model_info(run: RunData) -> dict[str, Any]:
+def model_info(run: RunResults) -> dict[str, Any]:
     model = run.manifest.model
     backend = str(model.get("backend") or "unknown")
     name = model_name(run)
@@ -43,7 +43,7 @@ def model_info(run: RunData) -> dict[str, Any]:
     return out
 
 
-def generation_config(run: RunData) -> dict[str, Any]:
+def generation_config(run: RunResults) -> dict[str, Any]:
     """``generation_args`` (the schema's closed set) and every other setting as a string."""
     m = run.manifest
     settings = dict(m.model.get("settings") or {})
@@ -77,7 +77,7 @@ def generation_config(run: RunData) -> dict[str, Any]:
     return {"generation_args": args, "additional_details": details}
 
 
-def data_source(run: RunData) -> tuple[str, str | None, str | None]:
+def data_source(run: RunResults) -> tuple[str, str | None, str | None]:
     """("hub", repo, revision), ("sample", its name, None) or ("file", None, None)."""
     data = run.manifest.data or {}
     source = str(data.get("source") or "")
@@ -88,7 +88,7 @@ def data_source(run: RunData) -> tuple[str, str | None, str | None]:
     return "file", None, None
 
 
-def source_data(run: RunData, language: str, subset: str, prompts: int) -> dict[str, Any]:
+def source_data(run: RunResults, language: str, subset: str, prompts: int) -> dict[str, Any]:
     kind, name, revision = data_source(run)
     details = {"rows_sha256": run.rows_hash(), "rows": str(len(run.rows)), "language": language, "subset": subset}
     if kind == "hub":

@@ -37,7 +37,7 @@ class Answer:
 
 
 @dataclass
-class RunData:
+class RunResults:
     manifest: RunManifest
     mode: str
     rows: list[Row]
@@ -86,7 +86,7 @@ def sample_uid(row: Row, sample: int) -> str:
     return f"{row.id}#s{sample}" if sample else str(row.id)
 
 
-def load_run(folder: str | Path, scoring: str | None = None) -> RunData:
+def load_run(folder: str | Path, scoring: str | None = None) -> RunResults:
     """The run folder's verdicts in ``scoring`` (default: the mode the run was made with)."""
     store = RunStore(folder)
     manifest = store.read_manifest()
@@ -114,7 +114,7 @@ def load_run(folder: str | Path, scoring: str | None = None) -> RunData:
     answers.sort(key=lambda a: (a.row.language, a.row.subset, order[a.row.id], a.sample))
     if not answers:
         raise InputError("the run holds no verdicts yet", str(store.folder / scores_name))
-    return RunData(manifest, mode, rows, answers)
+    return RunResults(manifest, mode, rows, answers)
 
 
-__all__ = ["HUB_DATASET", "Answer", "RunData", "as_text", "clean", "load_run", "sample_uid", "sha256_text"]
+__all__ = ["HUB_DATASET", "Answer", "RunResults", "as_text", "clean", "load_run", "sample_uid", "sha256_text"]
