@@ -35,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--out", required=True, help="the export folder (made if missing)")
     e.add_argument("--schema-version", choices=("0.3.0", "0.2.3"), default="0.3.0",
                    help="the Every Eval Ever schema version to write")
-    e.add_argument("--scoring", help="the scoring mode whose verdicts to export (default: the run's own)")
+    e.add_argument("--scoring", choices=("fixed", "paper"),
+                   help="the scoring mode whose verdicts to export (default: the run's own)")
     e.add_argument("--organization", default="unknown", help="who ran the evaluation (source_organization_name)")
     e.add_argument("--relationship", default="third_party",
                    choices=("first_party", "third_party", "collaborative", "other"),
