@@ -195,3 +195,24 @@ def test_the_schemas_themselves_reject_a_broken_record(runs, tmp_path):
     record["evaluation_results"][0]["generation_config"]["additional_details"]["seed"] = 0
     with pytest.raises((AssertionError, jsonschema.ValidationError)):
         validate(record, lines)
+
+
+def test_missing_answers_and_another_scoring_mode_are_reproduced(runs, tmp_path):
+    run = shutil.copytree(runs["echo"], tmp_path / "partial")
+    lines = (run / "generations.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    (run / "generations.jsonl").write_text("".join(lines[5:]), encoding="utf-8")  # five rows never answered
+    assert main(["score", "--run", str(run), "--scoring", "fixed", "--quiet"]) == 0
+    assert main(["score", "--run", str(run), "--scoring", "paper", "--quiet"]) == 0
+    for mode in ("fixed", "paper"):
+        out = _export(run, tmp_path / mode, "every-eval-ever", "--scoring", mode)
+        [(record, lines_)] = read_export(out)
+        validate(record, lines_)
+        missing = {line["sample_id"] for line in lines_ if line["metadata"]["response_missing"] == "true"}
+        assert len(missing) == 5 and all(line["error"] == "no usable answer" for line in lines_
+                                         if line["sample_id"] in missing)
+        assert {line["metadata"]["scoring_mode"] for line in lines_} == {mode}
+        assert record["evaluation_results"][0]["generation_config"]["additional_details"]["missing_answers"] == "5"
+        assert main(["results", "verify", str(out)]) == 0
+    assert main(["results", "export", str(runs["sample"]), "--format", "every-eval-ever", "--scoring", "paper",
+                 "--out", str(tmp_path / "never")]) == 1  # never scored in paper mode: said, nothing written
+    assert not (tmp_path / "never").exists()

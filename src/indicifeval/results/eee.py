@@ -105,7 +105,7 @@ def _instance(run: RunResults, answer: Answer, ids: dict[str, str], result_id: s
                                   "reasoning stripped" if g.get("reasoning") is not None else "as generated"),
             "is_terminal": True}],
         "evaluation": {"score": score, "is_correct": correct, "num_turns": 1},
-        "error": g.get("error") or ("no usable answer" if answer.scored is None else None),
+        "error": clean(g.get("error")) or ("no usable answer" if answer.scored is None else None),
         "metadata": metadata,
     }
     if isinstance(g.get("latency_s"), (int, float)) and g["latency_s"] >= 0:
