@@ -11,7 +11,7 @@ from pathlib import Path
 import indicifeval
 
 LAYERS = ["_version", "core", "records", "languages", "text", "checkers", "dataset", "scoring", "lmeval", "rewards",
-          "runs", "testing", "builder", "reports", "cli"]
+          "runs", "testing", "builder", "reports", "results", "cli"]
 # inside builder/, a step imports only what comes before it: the shared machinery, the pipelines
 # that make rows, the review of those rows, then what reads a reviewed build (status, release)
 BUILDER_STEPS = [("migrate", "project", "stages", "executors", "candidates", "licences"), ("trans", "ground"),

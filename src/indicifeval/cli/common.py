@@ -122,6 +122,8 @@ COMMANDS = {
     "export": ("export_cmd", "write benchmark rows as RL prompt datasets (TRL, verl, NeMo Gym)"),
     "reward-profile": ("reward_profile_cmd", "which prompts teach anything: a policy's k answers per prompt, the "
                                              "share where all score 0, all 1, or they differ (a GRPO gradient)"),
+    "results": ("results_cmd", "export a run as Every Eval Ever records or .eval_results YAML, verify an export by "
+                               "scoring it again, push it to a hub dataset"),
     "stats": ("stats_cmd", "dataset statistics: rows per split, verification tags (Table 7), instruction and "
                            "constraint mixes"),
 }
@@ -143,7 +145,8 @@ EXTRAS = {"jinja2": "review", "starlette": "review", "uvicorn": "review", "multi
           "python_multipart": "review", "yaml": "build", "pyarrow": "parquet", "huggingface_hub": "build",
           "datasets": "hub", "matplotlib": "report", "ray": "ray", "transformers": "hf", "tokenizers": "hf",
           "accelerate": "hf", "sentencepiece": "hf", "vllm": "vllm", "lm_eval": "lm-eval",
-          "IndicTransToolkit": "indictrans"}
+          "IndicTransToolkit": "indictrans", "tensorboard": "tensorboard", "tensorboardX": "tensorboard",
+          "wandb": "wandb"}
 # a command whose own extra installs a package that EXTRAS gives another: `indicifeval serve` needs
 # starlette and uvicorn too, and `[serve]` installs them without the review app's other packages
 COMMAND_EXTRAS = {"indicifeval serve": {"starlette": "serve", "uvicorn": "serve", "httptools": "serve",
@@ -152,7 +155,7 @@ COMMAND_EXTRAS = {"indicifeval serve": {"starlette": "serve", "uvicorn": "serve"
 
 def command_name(args: argparse.Namespace) -> str:
     """``build review serve``: the subcommand at hand, as typed."""
-    words = [getattr(args, k, None) for k in ("command", "build_command", "review_command")]
+    words = [getattr(args, k, None) for k in ("command", "build_command", "review_command", "results_command")]
     return "indicifeval " + " ".join(w for w in words if w)
 
 

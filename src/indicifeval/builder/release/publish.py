@@ -44,7 +44,10 @@ from indicifeval.records.layout import RELEASE_INFO, RELEASE_ROWS
 _REPO = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
 
 
-def _push(folder: Path, repo_id: str, revision: str | None, api: Any, token_env: str, message: str) -> None:
+def push_folder(folder: Path, repo_id: str, revision: str | None, api: Any, token_env: str, message: str) -> None:
+    """Upload ``folder`` (its hidden files left out) to the hub dataset ``repo_id`` in one commit
+    on ``revision`` (a branch, made if missing); the token is read from ``token_env`` only here
+    and goes nowhere but the hub client. ``build publish`` and ``results push`` both push so."""
     if not _REPO.match(repo_id):
         raise InputError(f"push takes a hub repository as owner/name, got {repo_id!r:.80}", field="push")
     token = os.environ.get(check_env_name(token_env, "token_env"))
@@ -132,8 +135,8 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
     if push:
         splits = sorted({f"{r.language}/{r.subset}" for r in rows})
         message = f"{pretty} release: {len(rows)} rows ({', '.join(splits)}), indicifeval {__version__}"
-        _push(hub, push, revision, api, token_env, message)
+        push_folder(hub, push, revision, api, token_env, message)
     return written
 
 
-__all__ = ["DEFAULT_LICENSE", "KNOWN_LICENCES", "UNKNOWN_LICENCE", "licence_of", "publish"]
+__all__ = ["DEFAULT_LICENSE", "KNOWN_LICENCES", "UNKNOWN_LICENCE", "licence_of", "publish", "push_folder"]
