@@ -28,7 +28,7 @@ def main() -> None:
     by_hack: dict[str, list] = defaultdict(list)
     for (hack, row, _), p, g in zip(cases, plain, guarded):
         by_hack[hack].append((row.language, p.reward, g.reward, g.implicit or []))
-    print(f"| hack | answers | languages | plain reward above 0 | mean plain reward | mean reward | caught by |")
+    print("| hack | answers | languages | plain reward above 0 | mean plain reward | mean reward | caught by |")
     print("|---|---|---|---|---|---|---|")
     for hack, results in by_hack.items():
         caught: Counter[str] = Counter(r.split(":")[1] for _, _, _, reasons in results for r in reasons[:1])

@@ -74,7 +74,7 @@ class RowScore:
                 raise _error(source, "a scores line needs this field (score the folder again?)", name)
             if kind is not None and not isinstance(data[name], kind):
                 raise _error(source, f"must be a {kind.__name__}, got {type(data[name]).__name__}", name)
-        reward, implicit = data.get("reward"), data.get("implicit")
+        reward, implicit, sample = data.get("reward"), data.get("implicit"), data.get("sample")
         if implicit is not None and not (isinstance(implicit, list) and all(isinstance(i, str) for i in implicit)):
             raise _error(source, "must be a list of strings", "implicit")
         return cls(data["key"], data["language"], data["subset"], data["instruction_id_list"], data["strict"],
@@ -82,7 +82,7 @@ class RowScore:
                    bool(data.get("response_missing")), str(data.get("scoring") or "fixed"),
                    str(data.get("version") or ""), None if reward is None else float(reward), implicit,
                    data.get("judge") if isinstance(data.get("judge"), str) else None,
-                   data["sample"] if isinstance(data.get("sample"), int) and not isinstance(data["sample"], bool) else 0)
+                   sample if isinstance(sample, int) and not isinstance(sample, bool) else 0)
 
 
 def _error(source: Source | None, message: str, field: str) -> InputError:
