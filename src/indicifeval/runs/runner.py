@@ -17,6 +17,7 @@ from indicifeval.checkers import ScoringMode
 from indicifeval.core.folders import claim
 from indicifeval.dataset import load_dataset
 from indicifeval.records import RunManifest
+from indicifeval.runs import provenance
 from indicifeval.runs.backends import Backend, BackendError
 from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.runs.folder_scores import score_folder
@@ -133,6 +134,10 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
         manifest.started_at, manifest.backend = old.started_at, old.backend
         manifest.migrations = old.migrations
     manifest.started_at = manifest.started_at or now_iso()
+    manifest.provenance = provenance.carried(
+        old.provenance if old is not None else None,
+        provenance.build(spec, dataset.info, [r.content_hash for r in dataset.rows], scoring=manifest.scoring,
+                         samples=samples, max_answer_chars=max_answer_chars, command=command, started_at=now_iso()))
     manifest.status, manifest.items = "generating", len(jobs)
     store.write_manifest(manifest)
     store.write_rows(dataset.rows)
@@ -148,6 +153,8 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
             raise RunMismatch(f"the model's chat template changed (hash {before} in the folder, {now} now)",
                               str(store.manifest_path))
         manifest.backend = described
+        if now:
+            manifest.provenance["chat_template_hash"] = now
         store.write_manifest(manifest)
         return made
 
@@ -170,6 +177,8 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
     failed = result.summary["run"]["failed"]
     manifest.status = "complete" if failed == 0 and result.summary["missing_responses"] == 0 else "incomplete"
     manifest.finished_at = now_iso()
+    manifest.provenance["answers"] = {**manifest.provenance.get("answers", {}),
+                                      **provenance.answer_counts(store.latest_generations(), [j.uid for j in jobs])}
     store.write_manifest(manifest)
     if mode.value != manifest.scoring:
         notes.append(f"this run was made with {manifest.scoring} scoring: its scores.jsonl stay {manifest.scoring}; "
