@@ -147,3 +147,17 @@ def test_the_estimator_on_known_grids():
     _, found = grids(scores, 3)
     low, high = two_level(found["prompt_level_strict_acc"], seed=0, label="t", n_boot=400)
     assert low is not None and high is not None and low < 4 / 9 < high
+
+
+def test_the_report_pools_samples_per_prompt(tmp_path):
+    many, one = tmp_path / "many", tmp_path / "one"
+    run(spec("m", "mock", {"answers": "noisy-sample:0.4"}, temperature=0.7), many, HI, samples=3)
+    run(spec("m", "mock", {"answers": "sample"}), one, HI)
+    assert main(["report", str(many), str(one), "--out", str(tmp_path / "rep"), "--no-html", "--no-plots"]) == 0
+    tables = json.loads((tmp_path / "rep" / "report.json").read_text())["tables"]
+    rows = tables["samples"]["rows"]
+    assert [r[0].split(" ")[0] for r in rows] == ["m", "m"] and {r[2] for r in rows} == {3}  # only the sampled run
+    summary = json.loads((many / "summary.json").read_text())
+    hindi = tables["trans_languages"]["rows"][0][tables["trans_languages"]["columns"].index("hi")]
+    assert hindi["n"] == 3  # prompts, not prompt × sample lines
+    assert hindi["value"] == pytest.approx(summary["per_language_subset"]["hi/trans"]["prompt_level_loose_acc"])

@@ -52,6 +52,17 @@ class SampleGrid:
         return float(self.passes.sum() / total) if total else None
 
 
+def grid_of(prompt: np.ndarray, sample: np.ndarray, passes: np.ndarray, counts: np.ndarray, k: int,
+            n_prompts: int) -> SampleGrid:
+    """A grid from per-line arrays: each line's prompt index, sample number, passes and counts
+    (a prompt-level metric's counts are 1 for every cell, answered or not)."""
+    grid = SampleGrid(np.zeros((n_prompts, k)), np.zeros((n_prompts, k)))
+    ok = (sample >= 0) & (sample < k)
+    grid.passes[prompt[ok], sample[ok]] = passes[ok]
+    grid.counts[prompt[ok], sample[ok]] = counts[ok]
+    return grid
+
+
 def grids(scores: Iterable[RowScore], k: int) -> tuple[list[tuple], dict[str, SampleGrid]]:
     """The prompts (language, subset, key), in first-seen order, and each metric's grid."""
     prompts: dict[tuple, int] = {}
@@ -154,5 +165,6 @@ def summarize_samples(scores: list[RowScore], k: int, *, seed: int = 0, n_boot: 
     }
 
 
-__all__ = ["ESTIMATOR", "METRICS", "PASS_AT_K", "SampleGrid", "estimates", "grids", "over_prompts", "pass_at_k",
+__all__ = ["ESTIMATOR", "METRICS", "PASS_AT_K", "SampleGrid", "estimates", "grid_of", "grids", "over_prompts",
+           "pass_at_k",
            "summarize_samples", "two_level"]
