@@ -155,7 +155,7 @@ def test_the_report_pools_samples_per_prompt(tmp_path):
     run(spec("m", "mock", {"answers": "sample"}), one, HI)
     assert main(["report", str(many), str(one), "--out", str(tmp_path / "rep"), "--no-html", "--no-plots"]) == 0
     tables = json.loads((tmp_path / "rep" / "report.json").read_text())["tables"]
-    rows = tables["samples"]["rows"]
+    rows = tables["repeated_samples"]["rows"]
     assert [r[0].split(" ")[0] for r in rows] == ["m", "m"] and {r[2] for r in rows} == {3}  # only the sampled run
     summary = json.loads((many / "summary.json").read_text())
     hindi = tables["trans_languages"]["rows"][0][tables["trans_languages"]["columns"].index("hi")]

@@ -23,19 +23,19 @@ def _grid(ctx: Analyses, rows: Rows, metric: str):
 
 
 @analysis(
-    "samples", short_title="Repeated samples",
+    "repeated_samples", short_title="Repeated samples",
     what="For runs that asked each prompt several times (run --samples k): the metric as the mean over samples, "
          "and the share of prompts followed in all k samples and in at least one.",
     how="Mean over every (prompt, sample) answer; 95% interval by a two-level bootstrap (prompts, then samples "
         "within each prompt). 'all k followed' and 'any of k' are prompt-level strict, prompts resampled "
         "(scoring/samples.py).",
 )
-def samples(ctx: Analyses) -> Table | None:
+def repeated_samples(ctx: Analyses) -> Table | None:
     runs = [r for r in ctx.runs if r.samples > 1]
     if not runs:
         return None
-    table = Table("samples", f"Repeated samples: {ctx.metric_name} as the mean over samples, all k followed and "
-                  f"any of k (prompt-level strict)",
+    table = Table("repeated_samples", f"Repeated samples: {ctx.metric_name} as the mean over samples, all k "
+                  f"followed and any of k (prompt-level strict)",
                   [Column("run", "label"), Column("subset", "subset"), Column("k", "number"),
                    Column("mean over samples", "value"), Column("all k followed", "value"),
                    Column("any of k", "value"), Column("prompts", "count")], [],
