@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     parser = build_parser(command)
     args = parser.parse_args(argv)
+    args.command_line = ["indicifeval", *argv]  # as typed: `run` records it (secrets and paths removed)
     with _data_argument(args):
         return _handle(args)
 

@@ -33,6 +33,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="answers longer than this are cut before they are stored (the cut is recorded)")
     add_model_flags(p, OPTIONS, what="where the model runs", identity="run", max_tokens=DEFAULT_MAX_TOKENS,
                     system_help="an optional system turn before the prompt")
+    p.add_argument("--samples", type=int, default=1, metavar="N",
+                   help="answers per prompt, sample s with seed --seed + s (default 1); metrics are then the mean over "
+                   "samples with two-level bootstrap intervals, plus 'all k followed' and 'any of k'")
+    p.add_argument("--allow-greedy-samples", action="store_true",
+                   help="allow --samples above 1 with --temperature 0 (greedy samples are identical but for a "
+                   "server's nondeterminism)")
     p.add_argument("--scoring", choices=[m.value for m in ScoringMode], default="fixed",
                    help="fixed: corrected semantics; paper: the authors' published scorer")
     p.add_argument("--quiet", action="store_true", help="no table, no progress bar")
@@ -49,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
                        tags=split_list(args.tags), limit=args.limit, revision=args.revision)
     with run_progress(enabled=not args.quiet) as (on_total, on_progress):
         outcome = run_model(spec, args.out, data, scoring=ScoringMode(args.scoring), on_total=on_total,
-                            on_progress=on_progress, max_answer_chars=args.max_answer_chars, overwrite=args.overwrite)
+                            on_progress=on_progress, max_answer_chars=args.max_answer_chars, overwrite=args.overwrite,
+                            samples=args.samples, allow_greedy_samples=args.allow_greedy_samples,
+                            command=getattr(args, "command_line", None))
     from indicifeval.cli.next_steps import after_scores
 
     report_result(outcome.result.summary, outcome.notes,

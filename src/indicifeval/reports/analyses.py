@@ -152,11 +152,20 @@ class Analyses:
         kept = c > 0
         if not kept.all():
             p, c = p[kept], c[kept]
+        if rows.run.samples > 1:
+            return _pooled_samples(rows.run, rows.positions[kept], p, c, keys)
         aligned = tuple(rows.run.keys[i] for i in rows.positions[kept]) if keys else None
         return Group(p, c, aligned)
 
     def _aligned(self, a: Rows, b: Rows) -> tuple[Rows, Rows] | None:
         """The prompts both have (by key, the last row of a key counting), in key order."""
+        if a.run.samples > 1 or b.run.samples > 1:  # every sample of a shared prompt, a prompt's together
+            all_a, all_b = _positions_by_key(a), _positions_by_key(b)
+            shared = sorted(set(all_a) & set(all_b), key=str)
+            if not shared:
+                return None
+            return (Rows(a.run, np.array([i for k in shared for i in all_a[k]], dtype=np.int64)),
+                    Rows(b.run, np.array([i for k in shared for i in all_b[k]], dtype=np.int64)))
         by_a = dict(zip(a.keys(), a.positions.tolist()))
         by_b = dict(zip(b.keys(), b.positions.tolist()))
         common = sorted(set(by_a) & set(by_b), key=str)
@@ -249,6 +258,26 @@ class Analyses:
         if self.metric.startswith("prompt"):
             return a.prompt[self.kind][ia], b.prompt[self.kind][ib]
         return a.verdicts_of(self.kind, ia), b.verdicts_of(self.kind, ib)
+
+
+def _positions_by_key(rows: Rows) -> dict:
+    out: dict = {}
+    for key, i in zip(rows.keys(), rows.positions.tolist()):
+        out.setdefault(key, []).append(i)
+    return out
+
+
+def _pooled_samples(run: RunData, positions: np.ndarray, p: np.ndarray, c: np.ndarray, keys: bool) -> Group:
+    """A run with several samples per prompt: one group member per prompt (language and key), its
+    passes and counts summed over its samples, so the mean is the mean over samples and the
+    bootstrap resamples prompts with all their samples (``scoring.samples`` has the two-level
+    estimator the report's samples table and the run's summary use)."""
+    index: dict = {}
+    members = np.fromiter((index.setdefault((run.language[i], run.keys[i]), len(index)) for i in positions.tolist()),
+                          dtype=np.int64, count=len(positions))
+    passes = np.bincount(members, weights=p, minlength=len(index))
+    counts = np.bincount(members, weights=c, minlength=len(index))
+    return Group(passes, counts, tuple(key for _, key in index) if keys else None)
 
 
 @nan_is_none

@@ -93,9 +93,9 @@ def load_run(folder: str | Path, family_map: dict | None = None, scoring: Scorin
     builder = RunBuilder(info, vocabulary or Vocabulary())
     for score in read_scores(scores_path):
         uid = score_uid(score)
-        builder.add(score, facts.get(uid))
+        builder.add(score, facts.get(uid[:3]))
         if samples is not None:
-            samples(sample(info.name, score, prompts.get(uid), answers.get(uid, NO_ANSWER)))
+            samples(sample(info.name, score, prompts.get(uid[:3]), answers.get(uid, NO_ANSWER)))
     data = builder.finish()
     data.source = {"folder": str(folder), "scores": scores_name, "rows": ROWS if (folder / ROWS).exists() else None,
                    "answers": answers_file}

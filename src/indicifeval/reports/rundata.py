@@ -60,6 +60,8 @@ class RunData:
     section: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype="<U16"))  # each row's report section
     id_codes: set[int] = field(default_factory=set)  # every instruction id the run's rows list
     has_parallel_trans: bool = False  # some Trans row carries the parallel tags
+    sample: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # each line's sample number
+    samples: int = 1  # samples per prompt (``run --samples``): lines of one prompt are pooled in its groups
     source: dict = field(default_factory=dict)  # where the samples are: folder and file names
     _cache: dict = field(default_factory=dict, repr=False)
     _outcomes: dict = field(default_factory=dict, repr=False)
@@ -141,6 +143,7 @@ class RunBuilder:
         self.samples: list[int] = []
         self.names: dict[str, str] = {}  # one string object per language, not one per line
         self.sections: list[str] = []
+        self.sample: list[int] = []
         self.section_of: dict[tuple, str] = {}  # the rows' id lists repeat: each looked up once
 
     def add(self, score: RowScore, row: tuple[bool, str | None] | None) -> None:
@@ -177,6 +180,7 @@ class RunBuilder:
             codes += ids[:m]
             passed += verdicts[:m]
         parallel, resp_lang = row or (False, None)
+        self.sample.append(score.sample)
         self.parallel.append(parallel)
         data.resp_lang.append(resp_lang)
         if parallel and cell[0] == "trans":
@@ -196,6 +200,8 @@ class RunBuilder:
         data.parallel = np.asarray(self.parallel, dtype=bool)
         data.sample = np.asarray(self.samples, dtype=np.int32)
         data.section = np.asarray(self.sections, dtype="<U16")
+        data.sample = np.asarray(self.sample, dtype=np.int32)
+        data.samples = int(data.sample.max()) + 1 if len(data.sample) else 1
         return data
 
 

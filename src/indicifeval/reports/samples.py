@@ -19,18 +19,21 @@ def row_uid(record: dict) -> tuple[str, str, str]:
     return str(record.get("language")), str(record.get("subset")), str(record.get("key"))
 
 
-def score_uid(score: RowScore) -> tuple[str, str, str]:
-    """``row_uid`` of a scores line's row."""
-    return score.language, score.subset, str(score.key)
+def score_uid(score: RowScore) -> tuple:
+    """``row_uid`` of a scores line's row (with the sample's number after it, for sample 1 on)."""
+    uid = (score.language, score.subset, str(score.key))
+    return uid if not score.sample else (*uid, score.sample)
 
 
 def read_answers(folder: Path, name: str | None) -> dict[tuple, tuple]:
-    """(answer, reasoning, finish reason) per row: the last generation of each (a run folder),
-    or the response a score folder scored."""
+    """(answer, reasoning, finish reason) per row: the last generation of each (a run folder;
+    each sample's after the first under the row's uid and its number), or the response a score
+    folder scored."""
     answers: dict[tuple, tuple] = {}
     if name == GENERATIONS:
         for g in RunStore(folder).read_generations():
-            answers[row_uid(g)] = (g.get("answer"), g.get("reasoning"), g.get("finish_reason"))
+            uid = row_uid(g) if not g.get("sample") else (*row_uid(g), int(g["sample"]))
+            answers[uid] = (g.get("answer"), g.get("reasoning"), g.get("finish_reason"))
     elif name:
         for _, r in read_jsonl(folder / name):
             answers[row_uid(r)] = (r.get("response"), None, None)
@@ -47,6 +50,7 @@ def sample(run: str, s: RowScore, prompt: str | None, answer: tuple) -> dict:
         "prompt": prompt, "answer": answer[0], "reasoning": answer[1], "finish_reason": answer[2],
         "instruction_id_list": s.instruction_id_list, "strict": s.strict, "loose": s.loose,
         "explanations": s.explanations, "prompt_strict": s.prompt_strict, "prompt_loose": s.prompt_loose,
+        **({"sample": s.sample} if s.sample else {}),
     }
 
 
@@ -63,7 +67,7 @@ class RunSamples:
         answers = read_answers(folder, self.source.get("answers"))
         for s in read_scores(folder / self.source["scores"]):
             uid = score_uid(s)
-            yield sample(self.run, s, prompts.get(uid), answers.get(uid, NO_ANSWER))
+            yield sample(self.run, s, prompts.get(uid[:3]), answers.get(uid, NO_ANSWER))
 
 
 class Samples:

@@ -11,9 +11,11 @@ from indicifeval.core.errors import InputError
 from indicifeval.dataset import Row, load_rows
 from indicifeval.records import Generation, RunManifest, model_facts
 from indicifeval.records.layout import ROWS
+from indicifeval.runs.sampling import sample_uid
 from indicifeval.runs.store import RunStore, now_iso
 from indicifeval.scoring.api import score_rows
 from indicifeval.scoring.output import ScoreResult
+from indicifeval.scoring.samples import summarize_samples
 from indicifeval.scoring.summary import summarize
 
 
@@ -31,30 +33,41 @@ def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FI
     mode = ScoringMode(scoring)
     rows = load_rows(store.folder / ROWS)
     generations = store.latest_generations()
-    pairs: list[tuple[Row, str | None]] = []
-    missing = failed = stale = 0
-    for row in rows:
-        g = generations.get(str(row.id))
-        if usable(g, row):
-            pairs.append((row, (g or {}).get("answer") or ""))
-            continue
-        pairs.append((row, None))
-        if g is None:
-            missing += 1
-        elif g.get("error"):
-            failed += 1
-        else:
-            stale += 1
-    scores = score_rows(pairs, mode)
-    summary = summarize(scores, mode)
     manifest = store.read_manifest()
-    summary["run"] = _run_stats(rows, generations, manifest.to_json() if manifest else {}, failed, stale)
+    k = max(1, manifest.samples if manifest else 1)
+    pairs: list[tuple[Row, str | None]] = []
+    uids: list[str] = []
+    missing = failed = stale = 0
+    for s in range(k):  # sample by sample, as the run asks them; one sample: the rows in order
+        for row in rows:
+            uid = sample_uid(str(row.id), s)
+            uids.append(uid)
+            g = generations.get(uid)
+            if usable(g, row):
+                pairs.append((row, (g or {}).get("answer") or ""))
+                continue
+            pairs.append((row, None))
+            if g is None:
+                missing += 1
+            elif g.get("error"):
+                failed += 1
+            else:
+                stale += 1
+    scores = score_rows(pairs, mode)
+    for i, score in enumerate(scores):
+        score.sample = i // len(rows)
+    summary = summarize(scores, mode)
+    if k > 1:
+        summary["samples"] = summarize_samples(scores, k)
+    summary["run"] = _run_stats(uids, generations, manifest.to_json() if manifest else {}, failed, stale)
+    if k > 1:
+        summary["run"]["samples"] = k
     notes = []
     if missing:
         notes.append(f"{missing} items have no generation yet (scored as failing); run again to finish them")
     if failed:
-        reasons = Counter(str(generations[str(r.id)].get("error")) for r, t in pairs
-                          if t is None and (generations.get(str(r.id)) or {}).get("error"))
+        reasons = Counter(str(generations[uid].get("error")) for uid, (_, t) in zip(uids, pairs)
+                          if t is None and (generations.get(uid) or {}).get("error"))
         top = "; ".join(f"{n} × {why}" for why, n in reasons.most_common(3))
         notes.append(f"{failed} items failed (scored as failing; run again to retry them): {top}")
     if stale:
@@ -72,12 +85,12 @@ def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FI
     return ScoreResult(scores, summary, mode, notes, rows_scored, [t for _, t in pairs])
 
 
-def _run_stats(rows: list[Row], generations: dict[str, dict], manifest: dict, failed: int, stale: int) -> dict:
+def _run_stats(uids: list[str], generations: dict[str, dict], manifest: dict, failed: int, stale: int) -> dict:
     truncated: Counter[str] = Counter()
     generated: Counter[str] = Counter()
     unterminated = capped = 0
     usage: dict[str, float] = {}
-    wanted = {str(r.id) for r in rows}
+    wanted = set(uids)
     for uid, g in generations.items():
         if uid not in wanted or g.get("error"):
             continue
@@ -93,7 +106,7 @@ def _run_stats(rows: list[Row], generations: dict[str, dict], manifest: dict, fa
         "model": facts["model"],
         "backend": facts["backend"],
         "thinking": facts["thinking"],
-        "items": len(rows),
+        "items": len(uids),
         "generated": dict(sorted(generated.items())),
         "failed": failed,
         "stale": stale,

@@ -8,7 +8,7 @@ backend options) is refused before anything is loaded or written."""
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -17,11 +17,13 @@ from indicifeval.checkers import ScoringMode
 from indicifeval.core.folders import claim
 from indicifeval.dataset import load_dataset
 from indicifeval.records import RunManifest
+from indicifeval.runs import provenance
 from indicifeval.runs.backends import Backend, BackendError
 from indicifeval.runs.backends.spec import ModelSpec
 from indicifeval.runs.folder_scores import score_folder
 from indicifeval.runs.requests import DEFAULT_MAX_ANSWER_CHARS, SamplingSettings
 from indicifeval.runs.resumable import Job, fill
+from indicifeval.runs.sampling import check_samples, sample_settings, sample_uid
 from indicifeval.runs.store import RunMismatch, RunStore, now_iso
 from indicifeval.scoring.api import ScoreResult
 
@@ -66,6 +68,9 @@ def run(
     on_progress: Callable[[int], None] | None = None,
     max_answer_chars: int = DEFAULT_MAX_ANSWER_CHARS,
     overwrite: bool = False,
+    samples: int = 1,
+    allow_greedy_samples: bool = False,
+    command: Sequence[str] | None = None,
 ) -> RunOutcome:
     """Generate every missing item of the run folder ``out``, then score the whole run.
 
@@ -75,11 +80,18 @@ def run(
     settings and the system turn; credentials in a URL are masked wherever they are recorded,
     and API keys are read from the environment by the backend. ``backend`` stands in for
     ``spec.open()`` (a ready one: tests, the Python API).
+
+    ``samples``: answers asked per row, sample ``s`` with the seed ``settings.seed + s``
+    (``runs.sampling``); more than one greedy sample is refused unless ``allow_greedy_samples``.
+    A folder may be resumed with more samples (only the new ones are asked). ``command``: the
+    command line, recorded in the manifest's provenance with secrets and local paths removed.
     """
     data = data or DataOptions()
     if spec.settings is None:  # a run's own defaults: greedy, the paper's budget
         spec = replace(spec, settings=SamplingSettings())
     mode = ScoringMode(scoring)
+    assert spec.settings is not None
+    check_samples(samples, spec.settings, allow_greedy_samples)
     if max_answer_chars < 1:
         raise ValueError("max_answer_chars must be at least 1")
     store = RunStore(out)
@@ -87,27 +99,45 @@ def run(
     created = not store.folder.exists()
     with store.lock("run"):
         try:
-            return _run_locked(spec, store, data, mode, backend, on_total, on_progress, max_answer_chars)
+            return _run_locked(spec, store, data, mode, backend, on_total, on_progress, max_answer_chars, samples,
+                               command)
         except BackendError:
             if created and not store.has_generations():  # nothing made: leave no folder behind
                 shutil.rmtree(store.folder, ignore_errors=True)
             raise
 
 
+def _jobs(spec: ModelSpec, rows: list, samples: int) -> list[Job]:
+    """Every sample of every row, sample by sample (a killed run leaves whole samples behind)."""
+    assert spec.settings is not None
+    jobs = []
+    for s in range(samples):
+        settings = sample_settings(spec.settings, s)
+        extra = {"sample": s, "seed": settings.seed} if samples > 1 else {}
+        jobs += [Job(spec.request(sample_uid(str(r.id), s), r.prompt, settings), r.content_hash,
+                     {"key": r.key, "language": r.language, "subset": r.subset, **extra}) for r in rows]
+    return jobs
+
+
 def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: ScoringMode, backend: Backend | None,
-                on_total, on_progress, max_answer_chars: int) -> RunOutcome:
+                on_total, on_progress, max_answer_chars: int, samples: int = 1,
+                command: Sequence[str] | None = None) -> RunOutcome:
     dataset = load_dataset(data.subsets, data.languages, data.source, revision=data.revision,
                            tags=data.tags, limit=data.limit)
     manifest = _manifest(spec, dataset.info, mode.value, max_answer_chars)
     old = store.check_resumable(manifest)
     store.repair()
-    jobs = [Job(spec.request(str(r.id), r.prompt), r.content_hash,
-                {"key": r.key, "language": r.language, "subset": r.subset}) for r in dataset.rows]
+    jobs = _jobs(spec, dataset.rows, samples)
+    manifest.samples = samples
     if old is not None:
         manifest.scoring, manifest.scored = old.scoring, old.scored  # scores.jsonl keeps its mode
         manifest.started_at, manifest.backend = old.started_at, old.backend
         manifest.migrations = old.migrations
     manifest.started_at = manifest.started_at or now_iso()
+    manifest.provenance = provenance.carried(
+        old.provenance if old is not None else None,
+        provenance.build(spec, dataset.info, [r.content_hash for r in dataset.rows], scoring=manifest.scoring,
+                         samples=samples, max_answer_chars=max_answer_chars, command=command, started_at=now_iso()))
     manifest.status, manifest.items = "generating", len(jobs)
     store.write_manifest(manifest)
     store.write_rows(dataset.rows)
@@ -123,6 +153,8 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
             raise RunMismatch(f"the model's chat template changed (hash {before} in the folder, {now} now)",
                               str(store.manifest_path))
         manifest.backend = described
+        if now:
+            manifest.provenance["chat_template_hash"] = now
         store.write_manifest(manifest)
         return made
 
@@ -145,6 +177,8 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
     failed = result.summary["run"]["failed"]
     manifest.status = "complete" if failed == 0 and result.summary["missing_responses"] == 0 else "incomplete"
     manifest.finished_at = now_iso()
+    manifest.provenance["answers"] = {**manifest.provenance.get("answers", {}),
+                                      **provenance.answer_counts(store.latest_generations(), [j.uid for j in jobs])}
     store.write_manifest(manifest)
     if mode.value != manifest.scoring:
         notes.append(f"this run was made with {manifest.scoring} scoring: its scores.jsonl stay {manifest.scoring}; "

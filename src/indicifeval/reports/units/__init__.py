@@ -7,3 +7,4 @@ from indicifeval.reports.units import disparity  # noqa: F401  Δ by language, c
 from indicifeval.reports.units import keywords  # noqa: F401  keywords, cross-lingual
 from indicifeval.reports.units import thinking  # noqa: F401
 from indicifeval.reports.units import runs  # noqa: F401  per instruction, run comparison
+from indicifeval.reports.units import samples  # noqa: F401  repeated samples: mean, all k, any of k

@@ -42,6 +42,26 @@ def _prompt_writer(rate: float, language: str | None) -> ScriptFn:
     return lambda request: writer(request.messages[-1]["content"])
 
 
+@mock_script("noisy-sample")
+def _noisy_sample(rate: float, language: str | None) -> ScriptFn:
+    """The bundled sample's passing answers, each spoilt (the prompt echoed back) with
+    probability RATE, drawn from the request's seed and prompt: a sampled model, whose repeated
+    samples (``run --samples``, another seed each) differ."""
+    import hashlib
+
+    from indicifeval.dataset import sample_answers
+
+    answers = sample_answers()
+
+    def answer(request: GenerationRequest) -> str:
+        prompt = request.messages[-1]["content"]
+        digest = hashlib.sha256(f"{request.settings.seed}|{prompt}".encode()).digest()
+        spoilt = int.from_bytes(digest[:8], "little") / 2**64 < rate
+        return f"Answer: {prompt}" if spoilt or prompt not in answers else answers[prompt]
+
+    return answer
+
+
 def is_script(spec: str) -> bool:
     return spec.partition(":")[0] in SCRIPTS
 
