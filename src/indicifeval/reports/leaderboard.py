@@ -42,7 +42,15 @@ from indicifeval.core.errors import InputError
 from indicifeval.core.folders import read_manifest
 from indicifeval.languages import composition, get_profile
 from indicifeval.records.scores import read_scores
-from indicifeval.reports.analyses import TRANS, Analyses, diff_of_means, first, mean_of_differences, paper_tables
+from indicifeval.reports.analyses import (
+    TRANS,
+    Analyses,
+    diff_of_means,
+    first,
+    mean_of_differences,
+    paper_tables,
+    reference_language,
+)
 from indicifeval.reports.model import Estimate
 from indicifeval.reports.rundata import RunData
 from indicifeval.reports.stats import CONFIDENCE, Group, mean_of, nan_is_none
@@ -284,8 +292,9 @@ def paper_entries() -> list[dict[str, Any]]:
             cells = entry["cells"]["prompt"]
             for lang, v in values.items():
                 cells[column_id(subset, AVG if lang == "avg" else lang, "loose")] = [v / 100, None, None, None]
-            if subset == TRANS and "en" in values and "avg" in values:
-                cells[column_id(TRANS, DELTA, "loose")] = [(values["en"] - values["avg"]) / 100, None, None, None]
+            reference = reference_language()
+            if subset == TRANS and reference in values and "avg" in values:
+                cells[column_id(TRANS, DELTA, "loose")] = [(values[reference] - values["avg"]) / 100, None, None, None]
     return list(entries.values())
 
 

@@ -48,7 +48,6 @@ class RunData:
     vocabulary: Vocabulary
     keys: list = field(default_factory=list)
     language: list[str] = field(default_factory=list)
-    sample: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # each row's sample number
     cells: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)  # (subset, language) -> positions
     prompt: dict[str, np.ndarray] = field(default_factory=dict)  # kind -> prompt-level pass per row
     followed: dict[str, np.ndarray] = field(default_factory=dict)  # kind -> instructions passed per row
@@ -140,7 +139,6 @@ class RunBuilder:
         self.pairs: dict[str, tuple[list[int], list[int], list[bool]]] = {k: ([], [], []) for k in KINDS}
         self.verdicts: dict[str, list[bool]] = {k: [] for k in KINDS}
         self.parallel: list[bool] = []
-        self.samples: list[int] = []
         self.names: dict[str, str] = {}  # one string object per language, not one per line
         self.sections: list[str] = []
         self.sample: list[int] = []
@@ -150,7 +148,6 @@ class RunBuilder:
         """One scores line, with (parallel-tagged, resp_lang) of its row where rows.jsonl has it."""
         data, i = self.data, len(self.data.keys)
         data.keys.append(score.key)
-        self.samples.append(score.sample)
         language = self.names.setdefault(score.language, score.language)
         data.language.append(language)
         cell = (score.subset, language)
@@ -198,7 +195,6 @@ class RunBuilder:
             data.pairs[kind] = (np.asarray(rows, dtype=np.int32), np.asarray(codes, dtype=np.int32),
                                 np.asarray(passed, dtype=bool))
         data.parallel = np.asarray(self.parallel, dtype=bool)
-        data.sample = np.asarray(self.samples, dtype=np.int32)
         data.section = np.asarray(self.sections, dtype="<U16")
         data.sample = np.asarray(self.sample, dtype=np.int32)
         data.samples = int(data.sample.max()) + 1 if len(data.sample) else 1
