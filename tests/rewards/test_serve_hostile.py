@@ -222,3 +222,28 @@ def test_the_rows_remembered_are_bounded_by_their_size():
         assert client.post("/score", json=[item]).status_code == 200
     scorer_rows = client.app.app.state.verifier.scorer._rows  # noqa: SLF001
     assert scorer_rows.bytes <= 2**20 and len(scorer_rows) < 100
+
+
+def test_the_checkers_caches_are_bounded_by_their_keys_size():
+    import re
+
+    from indicifeval.core.caches import bounded_cache
+
+    calls = []
+
+    @bounded_cache(maxsize=100, max_chars=10_000)
+    def compiled(text: str) -> re.Pattern:
+        calls.append(text)
+        return re.compile(re.escape(text))
+
+    for n in range(50):
+        compiled(f"{n:04}" * 100)  # 400 characters each: 25 fit
+    assert compiled.cache_chars() <= 10_000 and len(calls) == 50  # type: ignore[attr-defined]
+    compiled("0049" * 100)
+    assert len(calls) == 50  # the most recent kept
+    compiled("0000" * 100)
+    assert len(calls) == 51  # the oldest forgotten
+    huge = "x" * 5_000
+    compiled(huge)
+    compiled(huge)
+    assert calls.count(huge) == 2 and re.escape(huge) not in {k[1] for k in re._cache}  # noqa: SLF001

@@ -38,10 +38,13 @@ class BoundedRows(dict):
 
 
 def approximate_size(key: Any, value: Any) -> int:
-    """Bytes, roughly: the parsed kwargs take about three times their JSON text, the prompt
-    about its length (an ASCII string), each entry a little more."""
+    """Bytes, roughly: the parsed kwargs take about their JSON text, twice (as given and as
+    resolved), and each of their values an object of its own (about 120 bytes, a string and its
+    place in a list, twice); the prompt about its length; each entry a little more."""
+    text = str(key)
     prompt = getattr(getattr(value, "row", None), "prompt", "")
-    return 4 * len(str(key)) + 2 * len(prompt if isinstance(prompt, str) else "") + 1024
+    return (2 * len(text) + 120 * (text.count(",") + text.count(":")) +
+            2 * len(prompt if isinstance(prompt, str) else "") + 1024)
 
 
 def bound_rows(scorer: RewardScorer, max_bytes: int) -> None:

@@ -54,7 +54,7 @@ class ServeSettings:
     max_answer_chars: int = 1_000_000
     unknown_ids: str = "error"  # an instruction id no checker knows: a 422 naming it, or "zero": not followed
     max_batch_seconds: float = 120.0  # to send a body, and again to score it (0: no limit)
-    max_cache_bytes: int = 256 * 2**20  # the rows remembered, by the approximate size of their fields
+    max_cache_bytes: int = 128 * 2**20  # the rows remembered, by the approximate size of their fields
 
 
 class _TooSlow(Exception):
