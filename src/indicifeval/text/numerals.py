@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import regex
 
+from indicifeval.core.caches import bounded_cache
 from indicifeval.languages import get_profile
 from indicifeval.languages.numerals import unit_symbols
 from indicifeval.languages.profile import on_reload
@@ -30,6 +31,9 @@ _JOINERS = str.maketrans("", "", "\u200c\u200d")
 _WORD = regex.compile(r"[\p{L}\p{M}\u200c\u200d]+")
 _AMOUNTS = regex.compile(r"(?:\p{Sc}|\bRs\.?|\bINR)[ \u00a0]?(?=\p{Nd})")  # the same, ending at a number
 ASCII_DIGITS = "0123456789"
+# The readings of the last few texts (a row's answer and its loose variants), within 8M
+# characters of them: a million-character answer of "1 " is half a million numbers (about 50 MB)
+_recent = bounded_cache(maxsize=16, max_chars=8 * 2**20)
 _LONGEST = 18  # digits whose value is read; a longer run counts as 10**18
 
 
@@ -72,7 +76,7 @@ def tokens(text: str) -> tuple[tuple[Number, ...], tuple[Word, ...]]:
     return numbers_in(text), words_in(text)
 
 
-@lru_cache(maxsize=16)
+@_recent
 def words_in(text: str) -> tuple[Word, ...]:
     keys: dict[str, str] = {}  # a word written again is keyed once
     words: list[Word] = []
@@ -85,7 +89,7 @@ def words_in(text: str) -> tuple[Word, ...]:
     return tuple(words)
 
 
-@lru_cache(maxsize=16)
+@_recent
 def numbers_in(text: str) -> tuple[Number, ...]:
     """``tokens(text)[0]`` without the words: what the digit instructions read (a scan for
     digits, not a token for every word)."""
@@ -115,14 +119,14 @@ def _read(written: str) -> tuple[int, str]:
     return value, grouping
 
 
-@lru_cache(maxsize=16)
+@_recent
 def distinct_words(text: str) -> dict[str, str]:
     """Each word of the text written one way -> its key (a pass in C, for the readings that
     look for a few words among many)."""
     return {w: word_key(w) for w in set(_WORD.findall(text))}
 
 
-@lru_cache(maxsize=16)
+@_recent
 def spelled_words(text: str, language: str) -> tuple[str, ...]:
     """The number words of the text (the language's, with its suffixes), in order."""
     numeric = {w for w, k in distinct_words(text).items() if number_word_value(k, language) is not None}
@@ -256,7 +260,7 @@ def scale_word(key: str, language: str) -> tuple[str, str] | None:
     return _scale_forms(language).get(key)
 
 
-@lru_cache(maxsize=16)  # both number systems read the same answer's
+@_recent  # both number systems read the same answer's
 def scales_in(text: str, language: str) -> tuple[tuple[str, str], ...]:
     """(word as written, "indian" or "international") for every scale word of the text; one
     with another sense (the profile's ``numerals.after_number``: अरब, Arabia) only after a number."""
@@ -283,7 +287,7 @@ def _follows(text: str, start: int, ends: set[int]) -> bool:
     return i in ends
 
 
-@lru_cache(maxsize=16)  # both unit systems read the same answer's
+@_recent  # both unit systems read the same answer's
 def units_in(text: str, language: str) -> tuple[tuple[str, str], ...]:
     """(unit as written, "metric" or "imperial") for every unit of the text: a unit word (or one
     with a suffix of the profile's), or a symbol right after a number (so is a unit word with
@@ -309,6 +313,7 @@ def units_in(text: str, language: str) -> tuple[tuple[str, str], ...]:
     return tuple(found[start] for start in sorted(found))
 
 
-for _table in (_number_words, number_word_value, scale_words, _units, _scale_only_after, _unit_forms, _scale_forms,
-               scales_in, units_in, spelled_words):
+for _table in (_number_words, number_word_value, scale_words, _units, _scale_only_after, _unit_forms, _scale_forms):
     on_reload(_table.cache_clear)
+for _reading in (scales_in, units_in, spelled_words):
+    on_reload(_reading.cache_clear)  # type: ignore[union-attr]
