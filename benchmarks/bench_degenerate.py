@@ -9,6 +9,8 @@ repeated to the given size between two letters (so the answer is never blank):
     python benchmarks/bench_degenerate.py --sizes 10k,40k   # quick (e.g. on an older version)
     python benchmarks/bench_degenerate.py --checkers title,number_sentences --patterns brackets
     python benchmarks/bench_degenerate.py --languages ur --big 0        # another script
+    python benchmarks/bench_degenerate.py --checkers numbers:,units: --modes fixed --big 0 \
+        --patterns dollar-ones,km-ones,comma-ones,digits,native-digits,native-dots,lakh-words  # numerals
 
 Prints the slowest cases per size (CPU and wall seconds), the growth from one size to the
 next (about 10x for linear time, 100x for quadratic) for the slowest case and for the case
@@ -57,6 +59,20 @@ PATTERNS = {
     "separators": "******",
     "open-bang": "(((!",  # a stretch of Punkt candidates after many non-candidate tokens
     "initial-lines": "A.\n",
+    # numbers and units (numbers:*, units:*): every token a number, an amount or a unit
+    "dollar-ones": "$1",
+    "rupee-ones": "Rs.1 ",
+    "km-ones": "1 km ",
+    "foot-ones": "1 foot ",
+    "comma-ones": "1,",
+    "digits": "1",
+    "spaced-digits": "1 ",
+    "dashed-digits": "1-",
+    "native-digits": "१",
+    "native-dots": "१.",
+    "lakh-words": "लाख ",
+    "crore-amounts": "1 करोड़ ",
+    "ten-lakh": "दस लाख ",
 }
 # The growth of cases under this many CPU seconds (at the larger size) is mostly noise.
 GROWTH_FLOOR = 0.01
@@ -136,6 +152,14 @@ ARGS = {
     "sentence:alliteration_increment": {},
     "sentence:increment": {"small_n": 2},
     "sentence:keyword": {"word": "किताब", "N": 2},
+    # beyond the paper: numerals and units (fixed mode)
+    "numbers:native_digits": {},
+    "numbers:ascii_digits": {},
+    "numbers:spelled_out": {},
+    "numbers:indian_system": {},
+    "numbers:international_system": {},
+    "units:metric": {},
+    "units:imperial": {},
 }
 
 
@@ -170,14 +194,25 @@ def prose(language: str, size: int) -> str:
 
 
 def make_rows(checkers: list[str], language: str):
+    from indicifeval.checkers import REGISTRY
     from indicifeval.dataset import Source, parse_row
+    from indicifeval.languages import get_profile
 
     rows = {}
     for iid in checkers:
+        if REGISTRY[iid].requires is not None and REGISTRY[iid].requires(get_profile(language)) is not None:
+            continue  # not asked in this language (numbers:native_digits in English)
         record = {"key": 1, "prompt": "p", "instruction_id_list": [iid], "kwargs": [ARGS[iid]],
                   "language": language, "subset": "trans"}
         rows[iid] = parse_row(record, Source("<bench>", 1))
     return rows
+
+
+def asked(rows: dict, mode: str) -> list:
+    """The rows a mode scores: the paper's instructions only in paper mode."""
+    from indicifeval.checkers import REGISTRY
+
+    return [(iid, row) for iid, row in rows.items() if mode != "paper" or not REGISTRY[iid].fixed_only]
 
 
 def time_case(row, text: str, mode: str) -> tuple[float, float]:
@@ -201,11 +236,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from indicifeval.checkers import REGISTRY
 
-    missing = set(REGISTRY) - set(ARGS)
+    wanted = [c for c in args.checkers.split(",") if c]
+    missing = {i for i in REGISTRY if not wanted or any(w in i for w in wanted)} - set(ARGS)
     if missing:
         print(f"no benchmark arguments for {sorted(missing)}", file=sys.stderr)
         return 2
-    wanted = [c for c in args.checkers.split(",") if c]
     checkers = [i for i in ARGS if not wanted or any(w in i for w in wanted)]
     names = [p for p in args.patterns.split(",") if p] or list(PATTERNS)
     sizes = [parse_size(s) for s in args.sizes.split(",") if s]
@@ -214,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = {lang: make_rows(checkers, lang) for lang in languages}
     for lang in languages:  # load models (CLD2, punkt, langdetect) before timing
         for mode in modes:
-            for row in rows[lang].values():
+            for _iid, row in asked(rows[lang], mode):
                 time_case(row, "warm up. उपयोग।", mode)
 
     print(f"{len(checkers)} checkers x {len(names)} patterns x {len(languages)} languages x {len(modes)} modes")
@@ -225,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
             text = degenerate(PATTERNS[name], size)
             for lang in languages:
                 for mode in modes:
-                    for iid, row in rows[lang].items():
+                    for iid, row in asked(rows[lang], mode):
                         results[(iid, mode, lang, name)] = time_case(row, text, mode)
         worst_by_size[size] = {k: v[0] for k, v in results.items()}
         total = sum(v[0] for v in results.values())
@@ -261,7 +296,9 @@ def main(argv: list[str] | None = None) -> int:
         slowest = 0.0
         for label, lang, text in cases:
             for mode in modes:
-                times = {iid: time_case(row, text, mode)[0] for iid, row in rows[lang].items()}
+                times = {iid: time_case(row, text, mode)[0] for iid, row in asked(rows[lang], mode)}
+                if not times:
+                    continue
                 iid = max(times, key=times.get)
                 slowest = max(slowest, times[iid])
                 print(f"  {label:18} {mode:6} slowest {iid:44} {times[iid]:7.2f} s CPU; "

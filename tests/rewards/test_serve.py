@@ -278,10 +278,10 @@ def test_a_busy_port_is_one_line_before_anything_starts():
     (b'\xff', False, "(byte 1)"),
 ])
 def test_a_malformed_body_names_its_own_line_and_column(body, jsonl, where):
-    from indicifeval.rewards.server import HTTPError, _parse
+    from indicifeval.rewards.http_input import HTTPError, parse
 
     with pytest.raises(HTTPError) as err:
-        _parse(body, jsonl)
+        parse(body, jsonl, 10**6)
     assert err.value.status == 400 and where in err.value.message, err.value.message
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 import regex
 
 from indicifeval.checkers.registry import Param, checker, int_default
 from indicifeval.checkers.rules import Rules, TextView
+from indicifeval.core.caches import bounded_cache
 
 
 def count_placeholders(text: str) -> int:
@@ -67,7 +67,7 @@ def _reference_source(marker: str, raw: bool) -> str:
 _RUN_START = r"(?<!\s)"
 
 
-@lru_cache(maxsize=1024)
+@bounded_cache(maxsize=1024)
 def _reference_postscript(marker: str, raw: bool) -> re.Pattern:
     source = _reference_source(marker, raw)
     try:
@@ -76,7 +76,7 @@ def _reference_postscript(marker: str, raw: bool) -> re.Pattern:
         return re.compile(source, re.MULTILINE)
 
 
-@lru_cache(maxsize=1024)
+@bounded_cache(maxsize=1024)
 def _fixed_postscript(marker: str) -> regex.Pattern:
     # The marker, literally (dots optional, any spacing between its parts), at the start of a
     # line after optional markdown emphasis, with something written after it.

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
 
 import regex
 
 from indicifeval.checkers.registry import Param, all_but, checker, int_default
 from indicifeval.checkers.rules import Rules, TextView
+from indicifeval.core.caches import bounded_cache
 from indicifeval.text.normalize import collapse
 
 # IFEval's bullet patterns are r"^\s*\*[^\*].*$", r"^\s*-.*$" (and ours r"^\s*•.*$"), counted
@@ -72,7 +72,7 @@ def number_highlighted_sections(view: TextView, args: dict, rules: Rules):
     return n >= args["num_highlights"], f"{n} highlighted sections, needed at least {args['num_highlights']}"
 
 
-@lru_cache(maxsize=1024)
+@bounded_cache(maxsize=1024)
 def _section_pattern(splitter: str, mode: str) -> re.Pattern | regex.Pattern:
     if mode == "raw":
         try:

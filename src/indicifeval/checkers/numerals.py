@@ -5,12 +5,12 @@ in each profile's ``numerals`` and ``units``."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from indicifeval.checkers.registry import checker
 from indicifeval.checkers.rules import Rules, TextView
 from indicifeval.languages import LanguageProfile
-from indicifeval.text.numerals import ASCII_DIGITS, number_word_value, numbers_in, scales_in, tokens, units_in
+from indicifeval.text.numerals import ASCII_DIGITS, numbers_in, scales_in, spelled_words, units_in
 
 _NUMERALS = "Numerals and units"
 _SHOWN = 4  # numbers or words an explanation quotes
@@ -50,6 +50,12 @@ def _quote(items: list[str]) -> str:
     return shown + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
 
 
+def _not_all(numbers: Sequence, ok: Callable[[str], bool]) -> list[str]:
+    """The numbers (as written) that are not ``ok``, each way of writing one judged once."""
+    judged = {t: ok(t) for t in {n.text for n in numbers}}
+    return [n.text for n in numbers if not judged[n.text]]
+
+
 def _digits_name(digits: str) -> str:
     """As Unicode names the digits: Devanagari, Bengali, Extended Arabic-Indic."""
     return unicodedata.name(digits[0], "native").removesuffix(" DIGIT ZERO").title()
@@ -64,7 +70,7 @@ def native_digits(view: TextView, args: dict, rules: Rules):
     numbers = numbers_in(view.nfc)
     if not numbers:
         return False, "no number written in digits"
-    other = [n.text for n in numbers if not all(c in own or not c.isdecimal() for c in n.text)]
+    other = _not_all(numbers, lambda t: all(c in own or not c.isdecimal() for c in t))
     script = _digits_name(numerals.digits)
     if other:
         ascii_only = all(c in ASCII_DIGITS for t in other for c in t if c.isdecimal())
@@ -79,7 +85,7 @@ def ascii_digits(view: TextView, args: dict, rules: Rules):
     numbers = numbers_in(view.nfc)
     if not numbers:
         return False, "no number written in digits"
-    other = [n.text for n in numbers if not all(c in ASCII_DIGITS for c in n.text if c.isdecimal())]
+    other = _not_all(numbers, lambda t: all(c in ASCII_DIGITS for c in t if c.isdecimal()))
     if other:
         return False, f"found digits other than ASCII: {_quote(other)}, needed 0-9"
     return True, f"{_count(numbers)} in ASCII digits ({_quote([n.text for n in numbers])})"
@@ -88,20 +94,19 @@ def ascii_digits(view: TextView, args: dict, rules: Rules):
 @checker("numbers:spelled_out", category=_NUMERALS, table_row=28, fixed_only=True, requires=_needs_words,
          conflicts=("numbers:native_digits", "numbers:ascii_digits"))
 def spelled_out(view: TextView, args: dict, rules: Rules):
-    numbers, words = tokens(view.nfc)
+    numbers = numbers_in(view.nfc)
     if numbers:
         return False, f"found numbers in digits: {_quote([n.text for n in numbers])}; needed words"
-    stray = [ch for ch in view.nfc if ch.isdecimal()]
-    if stray:
-        return False, f"found the digit {stray[0]}; needed words"
-    spelled = [w.text for w in words if number_word_value(w.key, rules.profile.code) is not None]
+    if any(map(str.isdecimal, view.nfc)):
+        return False, f"found the digit {next(ch for ch in view.nfc if ch.isdecimal())}; needed words"
+    spelled = list(spelled_words(view.nfc, rules.profile.code))
     if not spelled:
         return False, f"no number written in {rules.profile.name} words"
     return True, f"numbers as words: {_quote(spelled)}"
 
 
 def _system(view: TextView, rules: Rules, mine: str, theirs: str, threshold: str):
-    numbers, words = tokens(view.nfc)
+    numbers = numbers_in(view.nfc)
     scales = scales_in(view.nfc, rules.profile.code)
     wrong = [n.text for n in numbers if n.grouping == theirs]
     wrong_words = [text for text, system in scales if system == theirs]

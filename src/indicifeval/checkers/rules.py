@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any, Literal
 
+from indicifeval.core.caches import bounded_cache
 from indicifeval.core.modes import ScoringMode
 from indicifeval.languages import LanguageProfile, composition, get_profile
 from indicifeval.text import keywords as kw
@@ -303,7 +304,7 @@ class Rules:
         return (",",) if (self.paper or self.ifeval) else self.profile.comma_chars
 
 
-@lru_cache(maxsize=8192)
+@bounded_cache(maxsize=8192)
 def _ifeval_regex(pattern: str, raw: bool) -> re.Pattern:
     """IFEval/the authors use the kwarg as a regular expression; fixed mode escapes it. A
     pattern that does not compile (the authors' scorer crashes) is matched literally."""
@@ -315,7 +316,7 @@ def _ifeval_regex(pattern: str, raw: bool) -> re.Pattern:
     return re.compile(re.escape(pattern), re.IGNORECASE)
 
 
-@lru_cache(maxsize=8192)
+@bounded_cache(maxsize=8192)
 def _ifeval_bounded_regex(word: str, raw: bool) -> re.Pattern:
     if raw:
         try:

@@ -37,6 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-body-mb", type=float, default=32.0, help="the largest request body")
     p.add_argument("--max-batch", type=int, default=4096, help="the most items in one /score request")
     p.add_argument("--max-answer-chars", type=int, default=1_000_000, help="the longest answer scored (longer: 422)")
+    p.add_argument("--max-batch-seconds", type=float, default=120.0,
+                   help="the time a request has to send its body (longer: 408) and again to be scored (longer: 503, "
+                   "the scoring stopped); 0: no limit")
+    p.add_argument("--keep-alive", type=float, default=15.0,
+                   help="seconds an idle connection is kept open (one that never sends a request included)")
     p.add_argument("--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug"),
                    help="uvicorn's log level (info: one line per request)")
     p.set_defaults(handler=run, data_argument="--data")
@@ -44,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import os
+    import sys
 
     from indicifeval.cli.common import require_extra
     from indicifeval.core.errors import InputError
@@ -52,21 +58,27 @@ def run(args: argparse.Namespace) -> int:
     require_extra("indicifeval serve", ("starlette", "uvicorn"))
     import uvicorn
 
-    from indicifeval.rewards.server import SETTINGS_ENV, ServeSettings, create_app, settings_to_env
+    from indicifeval.rewards.server import SETTINGS_ENV, SWITCH_SECONDS, ServeSettings, create_app, settings_to_env
     from indicifeval.rewards.verdicts import legacy_think
 
-    if args.workers < 1 or args.max_batch < 1 or args.max_answer_chars < 1 or args.max_body_mb <= 0:
-        raise InputError("--workers, --max-batch, --max-answer-chars and --max-body-mb must be above 0",
+    if args.workers < 1 or args.max_batch < 1 or args.max_answer_chars < 1 or args.max_body_mb <= 0 or \
+            not args.keep_alive > 0:
+        raise InputError("--workers, --max-batch, --max-answer-chars, --max-body-mb and --keep-alive must be above 0",
                          field="workers")
+    if not 0 <= args.max_batch_seconds < float("inf"):
+        raise InputError("--max-batch-seconds must be 0 (no limit) or more", field="max_batch_seconds")
     strip_reasoning = legacy_think(args.think, not args.keep_reasoning)
     settings = ServeSettings(args.scoring, args.reward, strip_reasoning, args.data, int(args.max_body_mb * 2**20),
-                             args.max_batch, args.max_answer_chars, args.unknown_ids)
+                             args.max_batch, args.max_answer_chars, args.unknown_ids, args.max_batch_seconds)
     app = create_app(settings)  # bad settings or --data: said now, once (each of N workers makes its own)
+    sys.setswitchinterval(SWITCH_SECONDS)  # the event loop (/health) takes the GIL from a scoring thread sooner
     sock = listen(args.host, args.port)  # a busy port or a bad address: one line, before the banner
     print(f"indicifeval serve: http://{args.host}:{args.port} ({args.workers} worker{'s' * (args.workers > 1)}, "
           f"{args.scoring} scoring, reward {args.reward}); POST /verify, POST /score, GET /health", flush=True)
+    from indicifeval.rewards.connections import IdleClosingProtocol
+
     options = {"host": args.host, "port": args.port, "log_level": args.log_level, "access_log": False,
-               "proxy_headers": False}
+               "proxy_headers": False, "timeout_keep_alive": args.keep_alive, "http": IdleClosingProtocol}
     if args.workers == 1:
         uvicorn.Server(uvicorn.Config(app, **options)).run(sockets=[sock])
     else:  # uvicorn binds the socket its workers share itself

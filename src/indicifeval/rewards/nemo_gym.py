@@ -15,7 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from indicifeval.checkers import REGISTRY
-from indicifeval.core.errors import Source
+from indicifeval.core.errors import InputError, Source
+from indicifeval.core.modes import ScoringMode
+from indicifeval.dataset.rows import check_key
 from indicifeval.rewards.verdicts import RewardScorer, answer_text, reward_of
 
 FIELDS = ("instruction_id_list", "prompt", "kwargs", "grading_mode", "language")
@@ -78,8 +80,11 @@ def verify(scorer: RewardScorer, body: dict, where: Source) -> dict[str, Any]:
     if not isinstance(kwargs, list) or len(kwargs) != len(ids):
         raise where.error(f"kwargs must be a list as long as instruction_id_list ({len(ids)})", "kwargs")
     grading = meta.get("grading_mode")
-    if grading is not None and grading not in GRADING:
-        raise where.error(f"grading_mode must be one of {', '.join(GRADING)}, got {grading!r}", "grading_mode")
+    if grading is not None and (not isinstance(grading, str) or grading not in GRADING):
+        raise where.error(f"grading_mode must be one of {', '.join(GRADING)}, got {grading!r:.60}", "grading_mode")
+    for name in ("prompt", "language"):
+        if meta.get(name) is not None and not isinstance(meta[name], str):
+            raise where.error(f"{name} must be a string, got {type(meta[name]).__name__}", name)
     kind = GRADING[grading] if grading is not None else scorer.reward
     text = response_text(body.get("response"), where)
     unknown = [iid for iid in ids if iid not in REGISTRY]
@@ -87,18 +92,36 @@ def verify(scorer: RewardScorer, body: dict, where: Source) -> dict[str, Any]:
         raise where.error(f"no checker for the instruction id {unknown[0]!r}" + (
             f" (nor {len(unknown) - 1} more)" if len(unknown) > 1 else "") + "; a server started with --unknown-ids "
             "zero rewards such an instruction as not followed, as NeMo Gym does", "instruction_id_list")
+    # An instruction beyond the paper, in paper mode: not followed, said so, the rest scored
+    beyond = {n for n, iid in enumerate(ids) if scorer.mode is ScoringMode.PAPER and iid in REGISTRY and
+              REGISTRY[iid].fixed_only}
+    asked = [n for n in range(len(ids)) if n not in beyond]
     prompt = meta.get("prompt") if isinstance(meta.get("prompt"), str) else prompt_text(body)
-    item = {"key": body.get("id") if isinstance(body.get("id"), (int, str)) else 0,
-            "language": meta.get("language") or "en", "prompt": prompt,
-            "instruction_id_list": ids, "kwargs": kwargs}  # its nulls (and a null for none) dropped as NeMo Gym does
+    item = {"key": _key(body.get("id")), "language": meta.get("language") or "en", "prompt": prompt,
+            "instruction_id_list": [ids[n] for n in asked] or [_ANY_ID],
+            "kwargs": [kwargs[n] for n in asked] or [{}]}  # its nulls (and a null for none) dropped as NeMo Gym does
     verdict = scorer.verdict(scorer.row(item, where), text, where, prompt=prompt)
-    strict, loose, why = verdict.strict, verdict.loose, verdict.explanations
+    strict, loose, why = [False] * len(ids), [False] * len(ids), [_BEYOND.format(iid) for iid in ids]
+    for n, s, lo, w in zip(asked, verdict.strict, verdict.loose, verdict.explanations):
+        strict[n], loose[n], why[n] = s, lo, w
     reward = 0.0 if verdict.implicit else reward_of(strict, loose, kind)
     implicit = {"implicit": verdict.implicit} if verdict.implicit is not None else {}
     return {**body, "verifier_metadata": meta, "reward": reward, **implicit,
             "follow_all_instructions": all(strict), "follow_instruction_list": strict,
             "mask_sample": False, "failure_kind": None, "failure_reason": None,  # nemo-gym 0.7's response fields
             "follow_instruction_list_loose": loose, "explanations": why}
+
+
+_ANY_ID = "punctuation:no_comma"  # asked for nothing else: the rest of the request still checked
+_BEYOND = "{} is beyond the paper's instructions, which this server scores (serve --scoring paper): not followed"
+
+
+def _key(value: Any) -> int | str:
+    """The request's ``id`` as the verdict's key where it is one (NeMo Gym's ids are its own)."""
+    try:
+        return check_key(value, Source("id", None)) if value is not None else 0
+    except InputError:
+        return 0
 
 
 __all__ = ["FIELDS", "GRADING", "metadata", "prompt_text", "response_text", "verify"]

@@ -15,13 +15,14 @@ from functools import lru_cache
 
 import regex
 
+from indicifeval.core.caches import bounded_cache
 from indicifeval.text.normalize import match_key
 
 _BEFORE = r"(?<![\p{L}\p{M}\p{N}])"
 _AFTER = r"(?![\p{L}\p{M}\p{N}])"
 
 
-@lru_cache(maxsize=4096)
+@bounded_cache(maxsize=4096)
 def keyword_pattern(keyword: str) -> regex.Pattern | None:
     parts = match_key(keyword).split()
     if not parts:
@@ -30,7 +31,7 @@ def keyword_pattern(keyword: str) -> regex.Pattern | None:
     return regex.compile(_BEFORE + body + _AFTER)
 
 
-@lru_cache(maxsize=4096)
+@bounded_cache(maxsize=4096)
 def _single_word_key(keyword: str) -> str | None:
     """The normalised keyword when it has no inner whitespace (the common case)."""
     parts = match_key(keyword).split()

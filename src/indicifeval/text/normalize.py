@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 import regex
 
+from indicifeval.core.caches import bounded_cache
 from indicifeval.text.nfc_fast import nfc  # re-exported: the NFC every comparison uses
 
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
@@ -55,7 +55,7 @@ def star_removal_keeps_nfc(text_nfc: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=8192)
+@bounded_cache(maxsize=8192)
 def collapse(text: str) -> str:
     """``match_key`` with whitespace runs made one space: how phrases are compared."""
     return " ".join(match_key(text).split())

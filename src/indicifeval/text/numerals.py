@@ -20,17 +20,20 @@ from typing import NamedTuple
 
 import regex
 
+from indicifeval.core.caches import bounded_cache
 from indicifeval.languages import get_profile
 from indicifeval.languages.numerals import unit_symbols
 from indicifeval.languages.profile import on_reload
 
 _NUMBER = r"\p{Nd}+(?:[,\u066c]\p{Nd}+)*(?:[.\u066b]\p{Nd}+)?"
-_TOKEN = regex.compile(rf"(?P<num>{_NUMBER})|(?P<word>[\p{{L}}\p{{M}}\u200c\u200d]+)")
 _NUMBERS = regex.compile(_NUMBER)  # the same numbers: a word never holds a digit
 _JOINERS = str.maketrans("", "", "\u200c\u200d")
 _WORD = regex.compile(r"[\p{L}\p{M}\u200c\u200d]+")
-_CURRENCY = regex.compile(r"(?:\p{Sc}|\bRs\.?|\bINR)[ \u00a0]?\Z")  # right before a number: an amount
+_AMOUNTS = regex.compile(r"(?:\p{Sc}|\bRs\.?|\bINR)[ \u00a0]?(?=\p{Nd})")  # the same, ending at a number
 ASCII_DIGITS = "0123456789"
+# The readings of the last few texts (a row's answer and its loose variants), within 8M
+# characters of them: a million-character answer of "1 " is half a million numbers (about 50 MB)
+_recent = bounded_cache(maxsize=16, max_chars=8 * 2**20)
 _LONGEST = 18  # digits whose value is read; a longer run counts as 10**18
 
 
@@ -65,34 +68,69 @@ def _grouping(whole: str) -> str:
     return "indian" if indian else "international" if international else "neither"
 
 
-@lru_cache(maxsize=16)
 def tokens(text: str) -> tuple[tuple[Number, ...], tuple[Word, ...]]:
-    """The numbers in digits and the words of an NFC text, in order. Kept for the last few
-    texts: a row's instructions, the scale words and the units all read the same answer's."""
-    numbers: list[Number] = []
+    """The numbers in digits and the words of an NFC text, in order, each kept for the last
+    few texts: a row's instructions, the scale words and the units all read the same answer's.
+    (Numbers and words are scanned apart: no character is in both, so the tokens are those
+    of one scan for either.)"""
+    return numbers_in(text), words_in(text)
+
+
+@_recent
+def words_in(text: str) -> tuple[Word, ...]:
+    keys: dict[str, str] = {}  # a word written again is keyed once
     words: list[Word] = []
-    for m in _TOKEN.finditer(text):
-        start, end = m.span()
-        if m.group("num") is not None:
-            numbers.append(_number(m.group("num"), start, end))
-        else:
-            w = m.group("word")
-            words.append(Word(w, word_key(w), start, end))
-    return tuple(numbers), tuple(words)
+    for m in _WORD.finditer(text):
+        w = m.group()
+        key = keys.get(w)
+        if key is None:
+            key = keys[w] = word_key(w)
+        words.append(Word(w, key, *m.span()))
+    return tuple(words)
 
 
-@lru_cache(maxsize=16)
+@_recent
 def numbers_in(text: str) -> tuple[Number, ...]:
     """``tokens(text)[0]`` without the words: what the digit instructions read (a scan for
     digits, not a token for every word)."""
-    return tuple(_number(m.group(), *m.span()) for m in _NUMBERS.finditer(text))
+    numbers: list[Number] = []
+    read: dict[str, tuple[int, str]] = {}
+    for m in _NUMBERS.finditer(text):
+        written = m.group()
+        found = read.get(written)
+        if found is None:
+            found = read[written] = _read(written)
+        numbers.append(Number(written, found[0], found[1], *m.span()))
+    return tuple(numbers)
 
 
 def _number(written: str, start: int, end: int) -> Number:
-    whole = regex.split(r"[.\u066b]", written, maxsplit=1)[0]
-    digits = whole.replace(",", "").replace("\u066c", "")
+    return Number(written, *_read(written), start, end)
+
+
+def _read(written: str) -> tuple[int, str]:
+    """A number's value (its whole part) and grouping."""
+    whole = written.partition(".")[0].partition("\u066b")[0]  # (one decimal mark at most)
+    if "," not in whole and "\u066c" not in whole:
+        digits, grouping = whole, "none"
+    else:
+        digits, grouping = whole.replace(",", "").replace("\u066c", ""), _grouping(whole)
     value = int(digits) if len(digits) <= _LONGEST else 10**_LONGEST  # (no quadratic conversion)
-    return Number(written, value, _grouping(whole), start, end)
+    return value, grouping
+
+
+@_recent
+def distinct_words(text: str) -> dict[str, str]:
+    """Each word of the text written one way -> its key (a pass in C, for the readings that
+    look for a few words among many)."""
+    return {w: word_key(w) for w in set(_WORD.findall(text))}
+
+
+@_recent
+def spelled_words(text: str, language: str) -> tuple[str, ...]:
+    """The number words of the text (the language's, with its suffixes), in order."""
+    numeric = {w for w, k in distinct_words(text).items() if number_word_value(k, language) is not None}
+    return tuple(w for w in _WORD.findall(text) if w in numeric) if numeric else ()
 
 
 @cache
@@ -148,6 +186,7 @@ class _UnitTable:
     after_number: frozenset[str]  # the words with another sense, units only after a number
     symbol: regex.Pattern[str]  # a symbol right after a number (group s<i>: systems[i])
     systems: tuple[str, ...]
+    scan: regex.Pattern[str]  # every symbol of the text, each then checked to follow a number
 
 
 @cache
@@ -168,7 +207,8 @@ def _units(language: str) -> _UnitTable:
     ordered = sorted(marks, key=len, reverse=True)  # longest first: km/h before km
     alternation = "|".join(f"(?P<s{i}>{regex.escape(s)})" for i, s in enumerate(ordered))
     pattern = regex.compile(rf"[ \t\u00a0-]*(?:{alternation})(?![\p{{L}}\p{{M}}\p{{Nd}}])")
-    return _UnitTable(words, frozenset(only_after), pattern, tuple(marks[s] for s in ordered))
+    scan = regex.compile(rf"(?:{alternation})(?![\p{{L}}\p{{M}}\p{{Nd}}])")
+    return _UnitTable(words, frozenset(only_after), pattern, tuple(marks[s] for s in ordered), scan)
 
 
 def unit_words(language: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -220,16 +260,20 @@ def scale_word(key: str, language: str) -> tuple[str, str] | None:
     return _scale_forms(language).get(key)
 
 
-@lru_cache(maxsize=16)  # both number systems read the same answer's
+@_recent  # both number systems read the same answer's
 def scales_in(text: str, language: str) -> tuple[tuple[str, str], ...]:
     """(word as written, "indian" or "international") for every scale word of the text; one
     with another sense (the profile's ``numerals.after_number``: अरब, Arabia) only after a number."""
+    forms = _scale_forms(language)
+    if not any(k in forms for k in distinct_words(text).values()):
+        return ()
     numbers, words = tokens(text)
-    ends = {n.end for n in numbers} | {w.end for w in words if number_word_value(w.key, language) is not None}
+    spelled = {k for k in {w.key for w in words} if number_word_value(k, language) is not None}
+    ends = {n.end for n in numbers} | {w.end for w in words if w.key in spelled}
     only_after = _scale_only_after(language)
     out = []
     for w in words:
-        found = scale_word(w.key, language)
+        found = forms.get(w.key)
         if found is not None and (found[1] not in only_after or _follows(text, w.start, ends)):
             out.append((w.text, found[0]))
     return tuple(out)
@@ -243,31 +287,33 @@ def _follows(text: str, start: int, ends: set[int]) -> bool:
     return i in ends
 
 
-
-
-@lru_cache(maxsize=16)  # both unit systems read the same answer's
+@_recent  # both unit systems read the same answer's
 def units_in(text: str, language: str) -> tuple[tuple[str, str], ...]:
     """(unit as written, "metric" or "imperial") for every unit of the text: a unit word (or one
     with a suffix of the profile's), or a symbol right after a number (so is a unit word with
     another sense: foot, pound, ग्राम)."""
-    numbers, words = tokens(text)
-    table = _units(language)
-    money = [n.end for n in numbers if _CURRENCY.search(text, max(0, n.start - 5), n.start)]  # $5m, ₹2 cr: amounts
-    number_ends = [n.end for n in numbers if n.end not in money]
-    number_ends += [w.end for w in words if number_word_value(w.key, language) is not None]
+    table, forms, keys = _units(language), _unit_forms(language), distinct_words(text).values()
+    spelled = {k for k in keys if number_word_value(k, language) is not None}
+    words = words_in(text) if spelled or any(k in forms for k in keys) else ()  # (most texts: no unit word)
+    amounts = {m.end() for m in _AMOUNTS.finditer(text)}  # where an amount's number starts: $5m, ₹2 cr
+    ends = {m.end() for m in _NUMBERS.finditer(text) if m.start() not in amounts}
+    ends |= {w.end for w in words if w.key in spelled}
     found: dict[int, tuple[str, str]] = {}
-    for end in number_ends:
-        m = table.symbol.match(text, end)
-        if m is not None and m.lastgroup is not None:
-            found[m.start(m.lastgroup)] = (m.group(m.lastgroup), table.systems[int(m.lastgroup[1:])])
-    ends = set(number_ends)
+    # A symbol right after a number: every symbol of the text, kept where only spaces or a
+    # hyphen stand between it and a number (as matching at each number's end would find it, in
+    # time linear in the text: no symbol starts with a space or a hyphen or holds a digit).
+    for m in table.scan.finditer(text):
+        if m.lastgroup is not None and _follows(text, m.start(), ends):
+            found[m.start()] = (m.group(), table.systems[int(m.lastgroup[1:])])
     for w in words:
-        unit = None if w.start in found else _unit_word(w.key, table, language)
-        if unit is not None and (unit not in table.after_number or _follows(text, w.start, ends)):
+        unit = forms.get(w.key)
+        if unit is not None and w.start not in found and (unit not in table.after_number or
+                                                          _follows(text, w.start, ends)):
             found[w.start] = (w.text, table.words[unit])
     return tuple(found[start] for start in sorted(found))
 
 
-for _table in (_number_words, number_word_value, scale_words, _units, _scale_only_after, _unit_forms, _scale_forms,
-               scales_in, units_in):
+for _table in (_number_words, number_word_value, scale_words, _units, _scale_only_after, _unit_forms, _scale_forms):
     on_reload(_table.cache_clear)
+for _reading in (scales_in, units_in, spelled_words):
+    on_reload(_reading.cache_clear)  # type: ignore[union-attr]
