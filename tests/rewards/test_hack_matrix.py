@@ -59,3 +59,41 @@ def test_honest_sample_answers_keep_their_reward():
     blocked = [g for g, _ in honest if g.reward != 1.0]
     assert len(honest) > 1000
     assert len(blocked) <= 0.005 * len(honest), [(b.key, b.implicit) for b in blocked]
+
+
+@pytest.mark.parametrize("language", ["hi", "ta", "en", "ur"])
+def test_the_server_blocks_them_too_and_none_gives_the_plain_reward(language):
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from indicifeval.rewards.server import ServeSettings, create_app
+
+    cases = list(hack_cases(language))
+    items = _items(cases)
+    with TestClient(create_app(ServeSettings(reward="fraction"))) as guarded, \
+            TestClient(create_app(ServeSettings(reward="fraction", implicit="none"))) as plain:
+        got = guarded.post("/score", json={"items": items}).json()["results"]
+        base = plain.post("/score", json={"items": items}).json()["results"]
+        assert all(g["reward"] == 0.0 and g["implicit"] for g in got)
+        assert [b["reward"] for b in base] == [v.reward for v in score_batch(items, reward="fraction", implicit=None)]
+        for item, (hack, _, _) in zip(items[:20], cases[:20]):  # NeMo Gym's request, the prompt in its input
+            body = {"responses_create_params": {"input": [{"role": "user", "content": item["prompt"]}]},
+                    "response": {"output": [{"content": [{"type": "output_text", "text": item["response"]}]}]},
+                    "instruction_id_list": item["instruction_id_list"], "kwargs": item["kwargs"],
+                    "language": item["language"]}
+            answer = guarded.post("/verify", json=body).json()
+            assert answer["reward"] == 0.0 and answer["implicit"], (hack, answer)
+            assert "implicit" not in plain.post("/verify", json=body).json()
+
+
+def test_the_in_process_adapters_block_them():
+    from indicifeval.rewards import trl, verl_compute_score
+
+    cases = list(hack_cases("bn"))
+    items = _items(cases)
+    reward_fn = trl(reward="fraction")
+    columns = {c: [item[c] for item in items] for c in ("language", "instruction_id_list", "kwargs", "prompt")}
+    assert reward_fn(completions=[item["response"] for item in items], **columns) == [0.0] * len(items)
+    for item in items:
+        truth = {k: item[k] for k in ("language", "instruction_id_list", "kwargs", "prompt")}
+        assert verl_compute_score("indicifeval", item["response"], truth)["score"] == 0.0

@@ -31,6 +31,8 @@ from indicifeval.core.errors import InputError, Source
 from indicifeval.core.modes import ScoringMode
 from indicifeval.rewards import nemo_gym
 from indicifeval.rewards.http_input import Gone, HTTPError, check_item, max_values, parse, split_path
+from indicifeval.rewards.judging import DEFAULT_WEIGHT, Judge
+from indicifeval.rewards.openrlhf import openrlhf_rewards
 from indicifeval.rewards.row_cache import bound_rows
 from indicifeval.rewards.verdicts import RewardScorer
 
@@ -55,6 +57,9 @@ class ServeSettings:
     unknown_ids: str = "error"  # an instruction id no checker knows: a 422 naming it, or "zero": not followed
     max_batch_seconds: float = 120.0  # to send a body, and again to score it (0: no limit)
     max_cache_bytes: int = 128 * 2**20  # the rows remembered, by the approximate size of their fields
+    implicit: str = "all"  # the implicit constraints (scoring.implicit): all, none, or names
+    # the LLM judge (backend, model, options, cache, timeout_s, weight): made by the CLI, which may reach the backends
+    judge: dict[str, Any] | None = None
 
 
 class _TooSlow(Exception):
@@ -117,10 +122,11 @@ class Verifier:
     is read on the event loop; it is parsed and scored in a worker thread, so ``/health`` is
     answered while a batch is scored, and a batch over its time limit is a 503."""
 
-    def __init__(self, settings: ServeSettings):
+    def __init__(self, settings: ServeSettings, judge: Judge | None = None):
         self.settings = settings
         self.scorer = RewardScorer(settings.scoring, settings.reward, settings.strip_reasoning, settings.data,
-                                   settings.max_answer_chars, settings.unknown_ids)
+                                   settings.max_answer_chars, settings.unknown_ids, settings.implicit, judge,
+                                   float((settings.judge or {}).get("weight", DEFAULT_WEIGHT)))
         bound_rows(self.scorer, settings.max_cache_bytes)
         self.most_values = max_values(settings.max_batch)
         # One batch scored at a time (a worker process's CPU is one core's anyway): the event
@@ -130,7 +136,8 @@ class Verifier:
     async def health(self, request: Request) -> Response:
         s = self.settings
         return _json({"status": "ok", "version": __version__, "scoring": str(self.scorer.mode), "reward": s.reward,
-                      "strip_reasoning": s.strip_reasoning, "unknown_ids": s.unknown_ids,
+                      "strip_reasoning": s.strip_reasoning, "unknown_ids": s.unknown_ids, "implicit": s.implicit,
+                      "judge": (s.judge or {}).get("model"),
                       "max_batch_seconds": s.max_batch_seconds,
                       "data": os.path.basename(s.data) if s.data else None})
 
@@ -184,12 +191,16 @@ class Verifier:
                                 "items", limit="max_batch")
             sources = [Source("item", n) for n in range(1, len(items) + 1)]
             items = [check_item(item, where) for item, where in zip(items, sources)]
-            results = []
+            verdicts, prompts = [], []
             for item, where in zip(items, sources):
                 if deadline is not None and time.monotonic() > deadline:
                     raise _TooSlow()
-                v = self.scorer.verdict(self.scorer.row(item, where), item.get("response"), where, item.get("key"))
-                results.append(v.to_json())
+                prepared = self.scorer.row(item, where)
+                prompt = item.get("prompt") if isinstance(item.get("prompt"), str) else None
+                verdicts.append(self.scorer.verdict(prepared, item.get("response"), where, item.get("key"), prompt))
+                prompts.append(prepared.row.prompt if prompt is None else prompt)
+            self.scorer.judged(verdicts, prompts, [item.get("response") for item in items])
+            results = [v.to_json() for v in verdicts]
         except HTTPError as exc:
             if exc.item is None and exc.field is not None and not jsonl:
                 exc.item, exc.field = split_path(exc.field)
@@ -217,6 +228,21 @@ class Verifier:
             return _error(HTTPError(422, "a field is nested too deeply"))
         return _raw(_encode(answer))
 
+    async def openrlhf(self, request: Request) -> Response:
+        """OpenRLHF's remote reward request (``--reward.remote_url http://HOST:PORT/openrlhf``)."""
+        return await self._answer(request, self._openrlhf)
+
+    def _openrlhf(self, body: bytes, deadline: float | None) -> Response:
+        try:
+            answer = openrlhf_rewards(self.scorer, parse(body, False, self.most_values))
+        except HTTPError as exc:
+            return _error(exc)
+        except InputError as exc:
+            return _error(_from_input(exc))
+        except RecursionError:
+            return _error(HTTPError(422, "a field is nested too deeply"))
+        return _raw(_encode(answer))
+
     async def seed_session(self, request: Request) -> Response:
         """NeMo Gym's agents open a rollout with it; a stateless verifier has nothing to seed."""
         return _json({})
@@ -225,8 +251,8 @@ class Verifier:
         return _json("stateless")
 
 
-def create_app(settings: ServeSettings | None = None) -> Any:
-    verifier = Verifier(settings or ServeSettings())
+def create_app(settings: ServeSettings | None = None, judge: Judge | None = None) -> Any:
+    verifier = Verifier(settings or ServeSettings(), judge)
 
     async def not_found(request: Request, exc: Exception) -> Response:
         return _json({"error": f"no such endpoint: {request.method} {request.url.path}; see GET /health"}, 404)
@@ -239,6 +265,7 @@ def create_app(settings: ServeSettings | None = None) -> Any:
 
     routes = [Route("/health", verifier.health), Route("/instructions", verifier.instructions),
               Route("/score", verifier.score, methods=["POST"]), Route("/verify", verifier.verify, methods=["POST"]),
+              Route("/openrlhf", verifier.openrlhf, methods=["POST"]),
               Route("/seed_session", verifier.seed_session, methods=["POST"]),
               Route("/close_session", verifier.seed_session, methods=["POST"]),
               Route("/reverify_mode", verifier.reverify_mode)]
