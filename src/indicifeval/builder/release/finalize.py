@@ -18,6 +18,7 @@ from indicifeval._version import __version__
 from indicifeval.builder.candidates import read_candidates
 from indicifeval.builder.project import BuildFolder, now_iso
 from indicifeval.builder.release.portable import build_roots, corpus_reference, files_sha256, portable
+from indicifeval.builder.release.records import build_records, merged
 from indicifeval.builder.review.items import OVERRIDE
 from indicifeval.builder.review.store import ReviewStore
 from indicifeval.checkers import SUBSETS
@@ -27,6 +28,7 @@ from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import hub_record, parse_row
 from indicifeval.dataset.rows import check_unique
+from indicifeval.dataset.stats import PAPER_RECORDS
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.records import AUTO_OK, HumanVerdict, Row
 from indicifeval.records.layout import (
@@ -343,7 +345,8 @@ def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = Fa
             "created_at": now_iso(), "options": {"drop_incorrect": drop_incorrect,
                                                  "accept_unreviewed": accept_unreviewed},
             "rows": len(released), "counts": counts, "parallel_languages": sorted(trans_languages),
-            "parallel_keys": len(parallel), "disputed": disputed, "unmatched_verdicts": unmatched,
+            "parallel_keys": len(parallel), PAPER_RECORDS: merged(build_records(b.folder) for b in builds).to_json(),
+            "disputed": disputed, "unmatched_verdicts": unmatched,
             "incorrect_with_errors": known_errors, "approved_despite_validation": approved,
             "builds": [{"folder": b.folder.name, "language": b.language, "subsets": list(b.rows),
                         "rows": {s: len(r) for s, r in b.rows.items()}, "verdict_records": b.verdict_records,
