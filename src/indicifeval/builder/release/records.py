@@ -10,7 +10,8 @@
   is not recorded (None), never 0.
 
 ``stats`` reads them for a build folder, ``finalize`` writes them into release.json (its
-``paper_records``) so a release and its card show them too."""
+``paper_records``) so a release and its card show them too; with them, where each Trans
+build's English prompts come from (``trans_source``)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,11 @@ from typing import Any
 
 from indicifeval.builder.project import BuildFolder
 from indicifeval.builder.review.store import ReviewStore
+from indicifeval.builder.trans.attribution import attribution
 from indicifeval.checkers import REGISTRY, lexical_kwargs
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset.stats import PaperRecords
-from indicifeval.records.layout import GROUND_REQUESTS, RELEASE_INFO, REVIEW_DB
+from indicifeval.records.layout import GROUND_REQUESTS, RELEASE_INFO, REVIEW_DB, TRANS_SOURCE
 
 
 def _lexical(record: Mapping[str, Any]) -> tuple[str, tuple[tuple[str, str, str], ...]]:
@@ -81,6 +83,16 @@ def build_records(folder: str | Path, origin: str = "build records") -> PaperRec
     return PaperRecords({language: generated} if generated is not None else {}, trans, origin)
 
 
+def trans_source(folder: str | Path, ifeval: str | Path | None = None) -> dict[str, Any] | None:
+    """The attribution of a Trans build's English source (``trans.attribution``), with the
+    differences from IFEval computed from ``ifeval`` (its input_data.jsonl) when given; None
+    when the folder has no Trans source."""
+    from indicifeval.dataset.validation.loading import read_source
+
+    path = Path(folder) / TRANS_SOURCE
+    return attribution(read_source(path), ifeval) if path.is_file() else None
+
+
 def merged(records: Iterable[PaperRecords], origin: str = RELEASE_INFO) -> PaperRecords:
     """Several builds' records as one (each language comes from one build per subset)."""
     generated: dict[str, int] = {}
@@ -91,4 +103,4 @@ def merged(records: Iterable[PaperRecords], origin: str = RELEASE_INFO) -> Paper
     return PaperRecords(generated, fixes, origin)
 
 
-__all__ = ["build_records", "ground_generated", "keyword_corrected", "keyword_fixes", "merged"]
+__all__ = ["build_records", "ground_generated", "keyword_corrected", "keyword_fixes", "merged", "trans_source"]
