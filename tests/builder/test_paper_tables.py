@@ -148,3 +148,16 @@ def test_keyword_corrections_from_the_review_log_reach_stats_the_release_and_the
     assert "(the paper's Table 7)" in card and "| hi |" in card and "review log" in card
     assert "(the paper's Table 3)" in card and "per IFEval id prefix" not in card
     assert "not the authors' localised set" in card and "build finalize --ifeval" in card
+
+
+def test_the_card_names_the_authors_localised_prompts_and_the_count():
+    from indicifeval.builder.release.card import _trans_source
+    from indicifeval.builder.trans.attribution import recorded
+
+    facts = {"authors": True, "prompts": 490, "differ_from_ifeval": recorded()["differ_from_ifeval"],
+             "how": f"recorded ({recorded()['how']})"}
+    line = _trans_source({"trans_source": {"ne": facts, "hi": facts}})
+    assert line is not None and line.startswith("- Trans rows in `hi`, `ne` translate the IndicIFEval authors' 490 "
+                                                "localised English prompts (AI4Bharat/IndicIFEval")
+    assert "61 of the 490 differ from IFEval's prompt of the same key (recorded (61 of 490" in line
+    assert _trans_source({}) is None  # a release finalized before it was recorded: the card's old line

@@ -122,7 +122,7 @@ def _trans_source(info: dict[str, Any]) -> str | None:
         n, differ, how = facts.get("prompts"), facts.get("differ_from_ifeval"), facts.get("how")
         what = (f"the IndicIFEval authors' {n} localised English prompts (AI4Bharat/IndicIFEval, the hub's `en` "
                 f"split, CC BY 4.0), adapted from {ifeval}" if facts.get("authors") else
-                f"{n} English prompts that are not the authors' localised set")
+                f"{n} English prompts that are not the authors' localised set, compared with {ifeval}")
         count = (f"{differ} of the {n} differ from IFEval's prompt of the same key ({how})" if differ is not None
                  else "how many differ from IFEval's prompts was not computed (`build finalize --ifeval`)")
         groups.setdefault(f"{what}: {count}", []).append(lang)
