@@ -186,7 +186,8 @@ def test_trans_only_keeps_the_default_and_names_ifeval(made, tmp_path):
     assert "license: cc-by-4.0\n" in front
     section = _licence_section(card)
     assert "published under `cc-by-4.0`, the dataset's default" in section
-    assert "IFEval's English prompts (google-research/instruction_following_eval, Apache-2.0)" in section
+    assert "IFEval's prompts (google-research/instruction_following_eval, Apache-2.0)" in section
+    assert "not the authors' localised set" in section  # the sample's prompts, not the authors' 490
     assert "Ground rows" not in section
     with pytest.raises(InputError, match="not a licence id"):
         decide({}, "cc by 4.0; drop table")

@@ -34,7 +34,7 @@ def test_tables_json_and_markdown(tmp_path: Path, capsys):
     out_json, out_md = tmp_path / "s.json", tmp_path / "s.md"
     assert main(["stats", str(data), "--json", str(out_json), "--markdown", str(out_md)]) == 0
     text = _out(capsys)
-    for title in ("Rows per language and subset", "Verification outcomes", "trans: instructions",
+    for title in ("Rows per language and subset", "Verification tags", "trans: instructions",
                   "ground: integer kwargs", "ground: relation values", "trans: tags and statuses",
                   "trans: prompt lengths"):
         assert title in text
@@ -120,7 +120,7 @@ def test_help_names_the_inputs_and_outputs(capsys):
     assert stop.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     for part in ("--against DATA2", "--source EN", "--json OUT", "--markdown OUT", "release folder", "build folder",
-                 "Table 7"):
+                 "Table 7", "Table 6", "Table 3", "--group"):
         assert part in text
 
 

@@ -127,16 +127,17 @@ def decide(corpora: Mapping[str, Mapping | None], given: str | None) -> Decision
     return Decision(_cc_from(conditions), "derived", found)
 
 
-def licence_lines(decision: Decision, has_trans: bool, has_ground: bool) -> list[str]:
-    """The card's licence section: the licence, where it comes from, what each part is under."""
+def licence_lines(decision: Decision, has_trans: bool, has_ground: bool, trans_source: str | None = None) -> list[str]:
+    """The card's licence section: the licence, where it comes from, what each part is under;
+    ``trans_source``: the line on where the Trans rows' English prompts come from (else IFEval's)."""
     how = {"given": "as given to `build publish --license`",
            "derived": "derived from the corpus licences below (their conditions carry over to rows written "
                       "from their text)",
            "default": "the dataset's default"}[decision.how]
     lines = [f"This dataset is published under `{decision.licence}`, {how}.", ""]
     if has_trans:
-        lines.append(f"- Trans rows translate IFEval's English prompts (google-research/instruction_following_eval, "
-                     f"{SOURCE_LICENCE}), which permits this licence.")
+        lines.append(trans_source or f"- Trans rows translate IFEval's English prompts "
+                     f"(google-research/instruction_following_eval, {SOURCE_LICENCE}), which permits this licence.")
     if has_ground:
         for corpus in decision.corpora:
             licence = corpus["license"] or "not recorded"

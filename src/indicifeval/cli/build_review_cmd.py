@@ -75,6 +75,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
     f.add_argument("--drop-incorrect", action="store_true", help="leave incorrect rows out (default: keep, tagged)")
     f.add_argument("--accept-unreviewed", action="store_true",
                    help="release auto-ok rows nobody reviewed, as silver (default: leave them out)")
+    f.add_argument("--ifeval", metavar="INPUT_DATA", help="google-research IFEval's input_data.jsonl: count the Trans "
+                   "source's prompts that differ from it, for the dataset card (default: the count recorded for the "
+                   "authors' localised prompts, when the source is theirs)")
     _debug(f)
     f.set_defaults(handler=finalize)
 
@@ -243,7 +246,7 @@ def finalize(args: argparse.Namespace) -> int:
 
     try:
         report = run([Path(f) for f in args.folders], Path(args.out), drop_incorrect=args.drop_incorrect,
-                     accept_unreviewed=args.accept_unreviewed)
+                     accept_unreviewed=args.accept_unreviewed, ifeval=Path(args.ifeval) if args.ifeval else None)
     except InputError as exc:  # nothing to release: say how to get something
         raise finalize_error(exc, args.folders, args.accept_unreviewed) from None
     console.print(f"{report}; {after_finalize(report, args.folders, args.out, args.accept_unreviewed)}",

@@ -7,6 +7,8 @@ import argparse
 from indicifeval.checkers import SUBSETS
 from indicifeval.cli.common import add_parser
 
+GROUPS = ("category", "prefix")  # dataset.stats.GROUPS, without importing it for --help
+
 DATA_HELP = ("a JSONL, JSON array or Parquet file, a folder such as a local copy of the hub's parquet layout, a "
              "release folder (build finalize's rows.jsonl + release.json, or build publish's hub/), a build folder "
              "(its rows and build statuses, against its English source), 'sample', a suite's sample "
@@ -16,9 +18,13 @@ DATA_HELP = ("a JSONL, JSON array or Parquet file, a folder such as a local copy
 def register(sub: argparse._SubParsersAction) -> None:
     p = add_parser(
         sub, "stats",
-        description="Describe IndicIFEval-style rows: rows per language and subset; verification outcomes per "
-        "language (the paper's Table 7: correct, incorrect, gold/silver translation and prompt, the parallel subset "
-        "and its instructions); per subset the instruction ids and categories, instructions per row, each integer "
+        description="Describe IndicIFEval-style rows: rows per language and subset; the paper's Table 7 (Trans "
+        "rows correct, and keyword corrections counted from a build's review log, else 'not recorded') and Table 6 "
+        "(Ground prompts generated and kept: from a build's records, else estimated from the gaps in the keys); the "
+        "verification tags per language (correct, incorrect, gold/silver translation and prompt, the parallel subset "
+        "and its instructions); per subset the instruction ids, instructions per the paper's categories (Table 3: "
+        "English, Keyword, Format, Length, Language; --group prefix: IFEval's id prefixes), instructions per row, "
+        "each integer "
         "kwarg's values, the relations given, resp_lang, verification and topic/style tags (Ground: how many styles "
         "need the context), build statuses, and prompt lengths. With --source, which Trans rows keep their English "
         "row's instruction list; with --against, every table of two datasets side by side with the difference "
@@ -32,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--source", metavar="EN", help="the English rows the Trans rows were translated from (same keys): "
                    "which rows keep the source's instruction list, and which ids the others dropped or added "
                    "(a build folder's own source unless given)")
+    p.add_argument("--group", choices=GROUPS, default="category", help="group instruction counts by the paper's "
+                   "categories (Table 3; default) or by IFEval's id prefixes (change_case, keywords, ...)")
     p.add_argument("--json", metavar="OUT", help="write the statistics as JSON, nothing rounded")
     p.add_argument("--markdown", metavar="OUT", help="write the tables as a Markdown block for a dataset card")
     p.add_argument("--quiet", action="store_true", help="no tables, only the last line")
@@ -64,6 +72,18 @@ def _split_line(stats) -> str:
     return f"{stats.rows} rows, {stats.instructions} instructions ({', '.join(parts)})"
 
 
+def _records(data):
+    """A build folder's records for Tables 6 and 7 (the generated Ground prompts, the review
+    log's keyword corrections); None for anything else."""
+    from indicifeval.dataset.validation.loading import build_folder_files
+
+    if build_folder_files(data) is None:
+        return None
+    from indicifeval.builder.release.records import build_records
+
+    return build_records(data)
+
+
 def run(args: argparse.Namespace) -> int:
     import json
 
@@ -71,11 +91,12 @@ def run(args: argparse.Namespace) -> int:
     from indicifeval.core.files import write_text
     from indicifeval.dataset.stats import Comparison, DatasetStats, compare, load_stats, markdown, stats_tables
 
-    a = load_stats(args.data, args.language, args.subset, args.source)
+    a = load_stats(args.data, args.language, args.subset, args.source, records=_records(args.data))
     result: Comparison | DatasetStats
     if args.against is not None:
-        b = load_stats(args.against, args.language, args.subset, args.source, fill_only=True)
-        result = compare(a, b)
+        b = load_stats(args.against, args.language, args.subset, args.source, fill_only=True,
+                       records=_records(args.against))
+        result = compare(a, b, args.group)
         tables = result.all_tables()
         lists = result.lists
         last = f"A {a.name}: {_split_line(a)}; B {b.name}: {_split_line(b)}"
@@ -84,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
                      f"{lists.differ} different")
     else:
         result = a
-        tables = [t for t in stats_tables(a) if not t.compared_only]
+        tables = [t for t in stats_tables(a, args.group) if not t.compared_only]
         last = f"{a.name}: {_split_line(a)}"
         if not a.tagged:
             last += "; no verification tags" + (" (build statuses shown)" if a.has_statuses else "")
@@ -93,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         written.append(write_text(args.json, json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"))
     if args.markdown:
         text = result.to_markdown() if isinstance(result, Comparison) else markdown(
-            stats_tables(a), f"Dataset statistics: {a.name}")
+            stats_tables(a, args.group), f"Dataset statistics: {a.name}")
         written.append(write_text(args.markdown, text))
     if not args.quiet:
         for table in tables:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from indicifeval._version import __version__
-from indicifeval.builder.licences import UNKNOWN_LICENCE, Decision, licence_lines, licence_of
+from indicifeval.builder.licences import SOURCE_LICENCE, UNKNOWN_LICENCE, Decision, licence_lines, licence_of
 from indicifeval.builder.release.finalize import COUNTS, RELEASE_INFO
 from indicifeval.dataset import Row
 from indicifeval.dataset.hub_layout import configs
@@ -106,6 +106,31 @@ def _agreement(info: dict[str, Any]) -> list[str]:
                      for r in rows])]
 
 
+def _trans_source(info: dict[str, Any]) -> str | None:
+    """The licence section's line on the Trans rows' English prompts, from what finalize
+    recorded per language (``builder.trans.attribution``); None: not recorded (an older release)."""
+    found = info.get("trans_source")
+    if not isinstance(found, dict) or not found:
+        return None
+    ifeval = f"google-research IFEval's prompts (google-research/instruction_following_eval, {SOURCE_LICENCE})"
+    parts = []
+    groups: dict[str, list[str]] = {}
+    for lang, facts in sorted(found.items()):
+        if not isinstance(facts, dict):
+            groups.setdefault("English prompts whose source the build did not keep", []).append(lang)
+            continue
+        n, differ, how = facts.get("prompts"), facts.get("differ_from_ifeval"), facts.get("how")
+        what = (f"the IndicIFEval authors' {n} localised English prompts (AI4Bharat/IndicIFEval, the hub's `en` "
+                f"split, CC BY 4.0), adapted from {ifeval}" if facts.get("authors") else
+                f"{n} English prompts that are not the authors' localised set, compared with {ifeval}")
+        count = (f"{differ} of the {n} differ from IFEval's prompt of the same key ({how})" if differ is not None
+                 else "how many differ from IFEval's prompts was not computed (`build finalize --ifeval`)")
+        groups.setdefault(f"{what}: {count}", []).append(lang)
+    for text, langs in groups.items():
+        parts.append(f"Trans rows in {', '.join(f'`{lang}`' for lang in langs)} translate {text}")
+    return "- " + "; ".join(parts) + ". IFEval's licence permits this licence."
+
+
 def _front_matter(written_card: str, languages: list[str], dataset_license: str, pretty_name: str) -> list[str]:
     """The configs exactly as ``write_hub_layout`` declared them, and what the hub lists."""
     lines = written_card.splitlines()
@@ -161,7 +186,8 @@ def card(written_card: str, rows: list[Row], info: dict[str, Any], decision: Dec
                      for (what, name), langs in engines.items()] + _corpora(info, decision))
     lines += [f"> **Warning:** {w}" for w in warnings] + ([""] if warnings else [])
     lines += ["## Licence", ""]
-    lines += licence_lines(decision, any(r.subset == "trans" for r in rows), any(r.subset == "ground" for r in rows))
+    lines += licence_lines(decision, any(r.subset == "trans" for r in rows), any(r.subset == "ground" for r in rows),
+                           _trans_source(info))
     listed = ", ".join(f"`{PROVENANCE}/{m}`" for m in manifests)
     lines += ["## Provenance", "", f"`{PROVENANCE}/{STATISTICS}`: the statistics above in full (`indicifeval "
               f"stats --json`); `{PROVENANCE}/{RELEASE_INFO}`: the release's counts, options and each stage's "

@@ -18,6 +18,7 @@ from indicifeval._version import __version__
 from indicifeval.builder.candidates import read_candidates
 from indicifeval.builder.project import BuildFolder, now_iso
 from indicifeval.builder.release.portable import build_roots, corpus_reference, files_sha256, portable
+from indicifeval.builder.release.records import build_records, merged, trans_source
 from indicifeval.builder.review.items import OVERRIDE
 from indicifeval.builder.review.store import ReviewStore
 from indicifeval.checkers import SUBSETS
@@ -27,6 +28,7 @@ from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.core.jsonl import read_jsonl
 from indicifeval.dataset import hub_record, parse_row
 from indicifeval.dataset.rows import check_unique
+from indicifeval.dataset.stats import PAPER_RECORDS
 from indicifeval.dataset.validation import validate_rows
 from indicifeval.records import AUTO_OK, HumanVerdict, Row
 from indicifeval.records.layout import (
@@ -274,14 +276,15 @@ def _validate(released: list[tuple[Row, str]], overridden: set[str]) -> tuple[li
 
 
 def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = False,
-             accept_unreviewed: bool = False) -> FinalizeReport:
+             accept_unreviewed: bool = False, ifeval: Path | None = None) -> FinalizeReport:
     """Release the reviewed rows of ``build_dirs`` into ``out`` (``rows.jsonl``, ``release.json``).
 
     A row's verdict is the adjudication if there is one, else the annotators' majority; a tie
     is disputed and left out. Unreviewed rows are left out unless ``accept_unreviewed``: then
     the auto-ok ones are released as correct and silver. Incorrect rows are released tagged
-    ``incorrect`` unless ``drop_incorrect``. Raises InputError (nothing written) on a bad input
-    or a row the validator refuses."""
+    ``incorrect`` unless ``drop_incorrect``. ``ifeval``: IFEval's input_data.jsonl, to count the
+    Trans source's prompts that differ from it (else the recorded count for the authors' source).
+    Raises InputError (nothing written) on a bad input or a row the validator refuses."""
     folders = [Path(f) for f in build_dirs]
     if not folders:
         raise InputError("no build folders given")
@@ -343,7 +346,9 @@ def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = Fa
             "created_at": now_iso(), "options": {"drop_incorrect": drop_incorrect,
                                                  "accept_unreviewed": accept_unreviewed},
             "rows": len(released), "counts": counts, "parallel_languages": sorted(trans_languages),
-            "parallel_keys": len(parallel), "disputed": disputed, "unmatched_verdicts": unmatched,
+            "parallel_keys": len(parallel), PAPER_RECORDS: merged(build_records(b.folder) for b in builds).to_json(),
+            "trans_source": {b.language: trans_source(b.folder, ifeval) for b in builds if "trans" in b.rows},
+            "disputed": disputed, "unmatched_verdicts": unmatched,
             "incorrect_with_errors": known_errors, "approved_despite_validation": approved,
             "builds": [{"folder": b.folder.name, "language": b.language, "subsets": list(b.rows),
                         "rows": {s: len(r) for s, r in b.rows.items()}, "verdict_records": b.verdict_records,

@@ -38,7 +38,7 @@ from indicifeval.core.files import StagedFiles
 from indicifeval.core.secrets import check_env_name, redact_text
 from indicifeval.dataset import load_rows, write_hub_layout
 from indicifeval.dataset.hub_layout import configs
-from indicifeval.dataset.stats import dataset_stats, markdown, stats_tables
+from indicifeval.dataset.stats import PAPER_RECORDS, PaperRecords, dataset_stats, markdown, stats_tables
 from indicifeval.records.layout import RELEASE_INFO, RELEASE_ROWS
 
 _REPO = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
@@ -116,7 +116,8 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
         name = f"{build.get('language')}-{'+'.join(build.get('subsets') or [])}.manifest.json"
         manifests[name] = json.dumps(build.get("manifest") or {}, ensure_ascii=False, indent=2) + "\n"
     pretty = NAME + (" (the authors' relation convention, lossy)" if relation_compat == AUTHORS else "")
-    stats = dataset_stats(rows, name=pretty, kind="release")  # the paper's dataset tables, of what is published
+    # the paper's dataset tables, of what is published (Tables 6 and 7 from what finalize recorded)
+    stats = dataset_stats(rows, name=pretty, kind="release", records=PaperRecords.from_json(info.get(PAPER_RECORDS)))
     text = card((hub / "README.md").read_text(encoding="utf-8"), rows, info, decision, list(manifests),
                 relation_lines=convention_lines(rows, relation_compat, changed), pretty_name=pretty,
                 statistics=[*markdown(stats_tables(stats), f"Dataset statistics: {stats.name}", 2).splitlines(), ""])

@@ -143,10 +143,11 @@ class Comparison:
         return markdown(self.all_tables(), f"Dataset statistics: A = {self.a.name}, B = {self.b.name}", heading)
 
 
-def compare(a: DatasetStats, b: DatasetStats) -> Comparison:
-    """Every table of ``a`` and ``b`` side by side, and their Trans instruction lists key by key."""
-    ta = {t.name: t for t in stats_tables(a)}
-    tb = {t.name: t for t in stats_tables(b)}
+def compare(a: DatasetStats, b: DatasetStats, group: str = "category") -> Comparison:
+    """Every table of ``a`` and ``b`` side by side (instructions grouped by ``group``, as
+    ``stats_tables``), and their Trans instruction lists key by key."""
+    ta = {t.name: t for t in stats_tables(a, group)}
+    tb = {t.name: t for t in stats_tables(b, group)}
     names = list(ta) + [n for n in tb if n not in ta]
     return Comparison(a, b, tuple(side_by_side(ta.get(n), tb.get(n)) for n in names), compare_lists(a, b))
 

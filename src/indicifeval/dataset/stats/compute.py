@@ -1,5 +1,6 @@
-"""``dataset_stats``: the paper's dataset tables (Table 7's verification counts, the parallel
-subset, the instruction and constraint distributions) from any rows, released or built."""
+"""``dataset_stats``: the paper's dataset tables (Table 3's categories, Table 6's Ground totals,
+Table 7's Trans review counts; ``paper.py``), the verification tags and the parallel subset, the
+instruction and constraint distributions, from any rows, released or built."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from indicifeval.dataset.stats.model import (
     SubsetStats,
     Verification,
 )
+from indicifeval.dataset.stats.paper import PaperRecords, category_counts, ground_totals, trans_review
 from indicifeval.records import Row
 
 
@@ -110,6 +112,7 @@ def subset_stats(subset: str, rows: Sequence[Row], statuses: Sequence[str | None
         words=Lengths.of(len(r.prompt.split()) for r in rows),
         statuses=ranked(Counter(s for s in statuses if s is not None)),
         suites=_suites(ids),
+        paper_categories=category_counts(rows),
     )
 
 
@@ -149,10 +152,12 @@ def source_comparison(rows: Sequence[Row], source_rows: Iterable[Row], name: str
 
 def dataset_stats(data: Sequence[Row] | Sequence[dict], *, name: str = "<rows>", kind: str = "memory",
                   statuses: Sequence[str | None] = (), source: Sequence[Row] | None = None,
-                  source_name: str | Path = "<source>") -> DatasetStats:
+                  source_name: str | Path = "<source>", records: PaperRecords | None = None) -> DatasetStats:
     """The statistics of ``data`` (parsed rows, or row dicts that ``load_rows`` parses); ``statuses``:
     each row's build status, in row order, where it has one; ``source``: the English rows a Trans
-    split was translated from, to compare instruction lists with (``load_stats`` reads files)."""
+    split was translated from, to compare instruction lists with (``load_stats`` reads files);
+    ``records``: what the build recorded for Tables 6 and 7 (without them, Table 6 is estimated
+    from the keys and Table 7's keyword corrections are not recorded)."""
     rows: list[Row] = [r for r in data if isinstance(r, Row)]
     if len(rows) != len(data):
         rows = load_rows(data)
@@ -179,6 +184,8 @@ def dataset_stats(data: Sequence[Row] | Sequence[dict], *, name: str = "<rows>",
         has_statuses=any(s is not None for s in status_of),
         source=source_comparison(rows, source, str(source_name)) if source is not None else None,
         trans_lists={str(r.id): r.instruction_id_list for r in rows if r.subset == "trans"},
+        ground_totals=ground_totals(rows, records),
+        trans_review=trans_review(rows, records),
     )
 
 

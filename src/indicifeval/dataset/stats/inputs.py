@@ -12,8 +12,12 @@ from indicifeval.core.errors import InputError
 from indicifeval.dataset.benchmark import HUB
 from indicifeval.dataset.hub_layout import is_hub_layout
 from indicifeval.dataset.rows import SAMPLES, _records, check_unique, parse_row
+from indicifeval.dataset.stats.paper import PaperRecords
 from indicifeval.dataset.validation.loading import build_folder_files, read_rows, release_files
 from indicifeval.records import Row
+from indicifeval.records.layout import RELEASE_INFO
+
+PAPER_RECORDS = "paper_records"  # release.json's key for what finalize recorded for Tables 6 and 7
 
 
 @dataclass
@@ -25,6 +29,7 @@ class StatsInput:
     kind: str  # rows | release | build | hub | sample
     statuses: list[str | None]
     source: Path | None = None  # a build folder's English rows
+    records: PaperRecords | None = None  # what a release folder's release.json recorded for Tables 6 and 7
 
     @property
     def has_statuses(self) -> bool:
@@ -52,7 +57,7 @@ def load_input(data: str | Path, language: str | None = None, subset: str | None
         return StatsInput(read_rows(HUB, language, subset), HUB, "hub", [])  # the hub: they select splits
     if text not in SAMPLES and not Path(data).exists():
         raise InputError("no such file or folder (use 'sample', 'hub', a file or a folder)", text)
-    kind, source = ("sample" if text in SAMPLES else "rows"), None
+    kind, source, records = ("sample" if text in SAMPLES else "rows"), None, None
     files: list[Path | str] = [text]
     if text not in SAMPLES and Path(data).is_dir():
         folder = Path(data)
@@ -63,6 +68,7 @@ def load_input(data: str | Path, language: str | None = None, subset: str | None
             files = list(found)
         elif release is not None:
             kind, files = "release", [release]
+            records = _release_records(folder)
         elif is_hub_layout(folder):
             kind = "hub"
     rows: list[Row] = []
@@ -73,7 +79,19 @@ def load_input(data: str | Path, language: str | None = None, subset: str | None
         statuses += status
     if not rows:
         raise InputError("no rows", text)
-    return StatsInput(check_unique(rows), text, kind, statuses, source)
+    return StatsInput(check_unique(rows), text, kind, statuses, source, records)
 
 
-__all__ = ["StatsInput", "load_input"]
+def _release_records(folder: Path) -> PaperRecords | None:
+    """What ``build finalize`` recorded in release.json for Tables 6 and 7 (None: a release
+    finalized before it did, or unreadable)."""
+    import json
+
+    try:
+        info = json.loads((folder / RELEASE_INFO).read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return PaperRecords.from_json(info.get(PAPER_RECORDS)) if isinstance(info, dict) else None
+
+
+__all__ = ["PAPER_RECORDS", "StatsInput", "load_input"]

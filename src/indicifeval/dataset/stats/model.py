@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from indicifeval.dataset.stats.paper import GroundTotals, TransReview
+
 STATS_FORMAT = 1
 
 # The release's verification tags (the dataset card of ai4bharat/IndicIFEval; finalize writes the
@@ -42,8 +44,9 @@ class Lengths:
 
 @dataclass(frozen=True)
 class Verification:
-    """One language and subset in the columns of the paper's Table 7: the annotators' verdicts,
-    the gold/silver tiers, and the parallel subset (rows, and the instructions they hold)."""
+    """One language and subset by its verification tags: the annotators' verdicts, the
+    gold/silver tiers, and the parallel subset (rows, and the instructions they hold). The
+    paper's Table 7 (correct, keyword corrections) is ``TransReview``."""
 
     language: str
     subset: str
@@ -90,7 +93,7 @@ class SubsetStats:
     instructions: int
     instruction_ids: dict[str, int]  # id -> instructions, most first
     rows_with: dict[str, int]  # id -> rows that hold it at least once
-    categories: dict[str, int]  # the part of the id before ':' -> instructions
+    categories: dict[str, int]  # IFEval's prefix (the part of the id before ':') -> instructions
     per_row: dict[int, int]  # instructions in a row -> rows
     numeric: dict[str, dict[str, dict[int, int]]]  # id -> integer kwarg -> value -> instructions
     relations: dict[str, dict[str, dict[str, int]]]  # id -> relation kwarg -> value (or MISSING) -> instructions
@@ -106,6 +109,9 @@ class SubsetStats:
     # suite (ifeval, beyond, open-instruct, ifbench) -> its categories as the report labels them
     # ("IFBench Format") -> (ids, instructions); in the registry's order
     suites: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
+    # the paper's Table 3: language -> category -> (instructions in all rows, in rows tagged
+    # correct, in rows tagged parallel; None where no row of the language has that tag)
+    paper_categories: dict[str, dict[str, tuple[int, int | None, int | None]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -115,6 +121,9 @@ class SubsetStats:
                           for i, kws in self.numeric.items()}
         out["suites"] = {suite: {c: {"ids": ids, "instructions": n} for c, (ids, n) in cats.items()}
                          for suite, cats in self.suites.items()}
+        out["paper_categories"] = {lang: {c: {"instructions": a, "correct": b, "parallel": p}
+                                          for c, (a, b, p) in cats.items()}
+                                   for lang, cats in self.paper_categories.items()}
         return out
 
 
@@ -134,6 +143,8 @@ class DatasetStats:
     tagged: bool  # whether any row has a verification tag (a build folder's rows have none before finalize)
     has_statuses: bool
     source: SourceComparison | None = None
+    ground_totals: tuple[GroundTotals, ...] = ()  # the paper's Table 6
+    trans_review: tuple[TransReview, ...] = ()  # the paper's Table 7
     # Trans row id -> its instruction ids: what a comparison matches key by key (not in the JSON)
     trans_lists: dict[str, tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -150,6 +161,8 @@ class DatasetStats:
             "verification": [asdict(v) for v in self.verification],
             "subsets": {name: s.to_json() for name, s in self.subsets.items()},
             "source": self.source.to_json() if self.source is not None else None,
+            "ground_totals": [asdict(t) for t in self.ground_totals],
+            "trans_review": [asdict(t) for t in self.trans_review],
         }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from indicifeval.dataset.stats.model import DatasetStats, Lengths, SubsetStats, Verification
+from indicifeval.dataset.stats.paper import FROM_KEYS, GROUPS, NOT_RECORDED
 
 Number = int | float | None
 
@@ -62,8 +63,36 @@ def _verification(stats: DatasetStats) -> StatsTable:
                  for v in stats.verification)
     note = "" if stats.tagged else ("no row has a verification tag (a build folder before finalize): no "
                                     "verification outcomes yet")
-    return StatsTable("verification", "Verification outcomes (the paper's Table 7; parallel instructions: in the "
+    return StatsTable("verification", "Verification tags per language and subset (parallel instructions: in the "
                  "parallel rows)", ("language", "subset"), ("rows", *cols), rows, note)
+
+
+def _table6(stats: DatasetStats) -> list[StatsTable]:
+    if not stats.ground_totals:
+        return []
+    rows = tuple(((t.language,), (t.generated, t.kept, _share(t.kept, t.generated) if t.generated else None))
+                 for t in stats.ground_totals)
+    estimated = any(t.how == FROM_KEYS for t in stats.ground_totals)
+    note = ("estimate: generated is the highest key (the keys number the generated prompts from 1; a gap is a "
+            "prompt dropped; prompts dropped after the last one kept are not seen)" if estimated else "")
+    return [StatsTable("ground-totals", "Ground prompts generated and kept (the paper's Table 6)", ("language",),
+                       ("generated", "kept", "% kept"), rows, note, "generated from",
+                       tuple(t.how for t in stats.ground_totals), absent_is_zero=False)]
+
+
+def _table7(stats: DatasetStats) -> list[StatsTable]:
+    if not stats.trans_review:
+        return []
+    rows = tuple(((t.language,), (t.rows, t.correct, t.keyword_fixes)) for t in stats.trans_review)
+    missing = any(t.keyword_fixes is None for t in stats.trans_review)
+    note = ("correct: rows tagged correct; keyword corrections: rows whose keyword an annotator corrected in "
+            "review (the prompt's keyword text or a lexical kwarg changed), counted from the review log"
+            + ("; not recorded where the rows come without one" if missing else ""))
+    return [StatsTable("trans-review", "Trans rows judged correct and keyword corrections (the paper's Table 7)",
+                       ("language",), ("rows", "correct", "keyword corrections"), rows, note,
+                       "keyword corrections from",
+                       tuple(NOT_RECORDED if t.keyword_fixes is None else t.how for t in stats.trans_review),
+                       absent_is_zero=False)]
 
 
 def _instructions(s: SubsetStats) -> StatsTable:
@@ -75,10 +104,22 @@ def _instructions(s: SubsetStats) -> StatsTable:
 
 
 def _categories(s: SubsetStats) -> StatsTable:
+    """The paper's Table 3 categories per language: instructions in all rows, in rows tagged
+    correct and parallel ("–": no row of the language has the tag)."""
+    rows = []
+    for lang, cats in s.paper_categories.items():
+        total = sum(a for a, _, _ in cats.values())
+        rows += [((lang, c), (a, _share(a, total), b, p)) for c, (a, b, p) in cats.items()]
+    return StatsTable(f"categories/{s.subset}", f"{s.subset}: instructions per category (the paper's Table 3)",
+                      ("language", "category"), ("instructions", "%", "in correct rows", "in parallel rows"),
+                      tuple(rows), absent_is_zero=False)
+
+
+def _prefixes(s: SubsetStats) -> StatsTable:
     rows = tuple(((c,), (n, _share(n, s.instructions))) for c, n in s.categories.items())
     rows += tuple(((f"{k} per row",), (n, _share(n, s.rows))) for k, n in s.per_row.items())
-    return StatsTable(f"categories/{s.subset}", f"{s.subset}: instructions per category and per row", ("category",),
-                 ("count", "%"), rows)
+    return StatsTable(f"prefixes/{s.subset}", f"{s.subset}: instructions per IFEval id prefix and per row",
+                      ("prefix",), ("count", "%"), rows)
 
 
 def _suites(s: SubsetStats) -> StatsTable:
@@ -158,11 +199,15 @@ def _source(stats: DatasetStats) -> list[StatsTable]:
                   tuple(rows), f"differing: {first}" if src.differing else "")]
 
 
-def stats_tables(stats: DatasetStats) -> list[StatsTable]:
-    """Every table of ``stats``, in the order they are shown."""
-    tables = [_splits(stats), _verification(stats)]
+def stats_tables(stats: DatasetStats, group: str = "category") -> list[StatsTable]:
+    """Every table of ``stats``, in the order they are shown; ``group``: instructions by the
+    paper's categories (Table 3, the default) or by IFEval's id prefixes."""
+    if group not in GROUPS:
+        raise ValueError(f"group must be one of {GROUPS}, got {group!r}")
+    tables = [_splits(stats), *_table7(stats), *_table6(stats), _verification(stats)]
     for s in stats.subsets.values():
-        tables += [_instructions(s), _categories(s), _suites(s), *_numeric(s), _relations(s), _tags(s),
+        grouped = _categories(s) if group == "category" else _prefixes(s)
+        tables += [_instructions(s), grouped, _suites(s), *_numeric(s), _relations(s), _tags(s),
                    *_resp_lang_and_lengths(s)]
     return tables + _source(stats)
 
