@@ -8,6 +8,7 @@ pass with room to spare."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -168,14 +169,20 @@ def _prompt_grams(prompt: str, quotes: tuple[tuple[str, str], ...]) -> tuple[fro
             frozenset(word_ngrams(words_of(prompt), ECHO_N)))
 
 
+_RUN = re.compile(rb"\x01+")
+_GAP = re.compile(rb"\x00*")
+
+
 def _covered(grams: list[tuple[str, ...]], found: set | frozenset, n_words: int) -> float:
     """The share of the words inside one of ``grams`` that is in ``found`` (so the n-grams that
     straddle two copied sentences do not hide the copy)."""
-    covered = [False] * n_words
-    for i, gram in enumerate(grams):
-        if gram in found:
-            covered[i:i + ECHO_N] = [True] * ECHO_N
-    return sum(covered) / n_words
+    hits = bytes(map(found.__contains__, grams))  # one byte a gram: 1 where found
+    covered = 0
+    for run in _RUN.finditer(hits):  # a run of found grams covers its words and the next n-1
+        gap = _GAP.match(hits, run.end())
+        tail = len(gap.group()) if gap and gap.end() < len(hits) else ECHO_N - 1  # the last gram's words
+        covered += len(run.group()) + min(ECHO_N - 1, tail)
+    return min(covered, n_words) / n_words
 
 
 def no_echo(c: Context) -> str | None:
@@ -185,7 +192,7 @@ def no_echo(c: Context) -> str | None:
     if c.allowance.echo or not c.prompt:
         return None
     words = _without(c.view.words, c.allowance.copies)
-    grams = word_ngrams(words, ECHO_N)
+    grams = c.view.grams if words is c.view.words and ECHO_N == 4 else word_ngrams(words, ECHO_N)
     if len(grams) < ECHO_MIN_NGRAMS:
         return None
     own, whole = _prompt_grams(c.prompt, c.allowance.quotes)
@@ -220,7 +227,7 @@ def no_padding(c: Context) -> str | None:
         if n / len(words) > TOP_WORD_MAX_SHARE:
             return (f"pads with one word: {word!r} is {n / len(words):.0%} of the words "
                     f"(at most {TOP_WORD_MAX_SHARE:.0%})")
-    grams = word_ngrams(words, REPEAT_N)
+    grams = c.view.grams if REPEAT_N == 4 else word_ngrams(words, REPEAT_N)
     if len(grams) >= REPEAT_MIN_NGRAMS and _duplicates(grams) > REPEAT_MAX_SHARE:
         return (f"pads with repetition: {_duplicates(grams):.0%} of its word {REPEAT_N}-grams repeat an earlier one "
                 f"(at most {REPEAT_MAX_SHARE:.0%})")
