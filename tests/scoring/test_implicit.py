@@ -1,0 +1,61 @@
+"""The implicit constraints on their own: degenerate answers never crash and take time linear in
+their length; the fast echo coverage equals the plain loop; honest short answers pass."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from indicifeval.records import Row
+from indicifeval.scoring.implicit import IMPLICIT, implicit_failures, parse_implicit
+from indicifeval.scoring.implicit.checks import _covered
+from indicifeval.scoring.implicit.view import word_ngrams
+
+ROW = Row("k", "बारिश के मौसम पर एक छोटा निबंध लिखिए।", ("punctuation:no_comma",), ({},), "hi", "trans")
+
+DEGENERATE = ["", " ", "\u200b" * 1000, "\u200c" * 5000, "\ud800", "{" * 5000 + "}" * 5000, "[" * 100_000,
+              "```" * 3000, "* \n" * 20_000, "क" * 200_000, "a" * 200_000, "१" * 50_000, "\x00" * 1000,
+              "🙂" * 20_000, "क्\u200c" * 30_000, '{"a": ' * 3000]
+
+
+@pytest.mark.parametrize("answer", DEGENERATE, ids=range(len(DEGENERATE)))
+def test_degenerate_answers_get_a_verdict(answer):
+    failures = implicit_failures(ROW, [{}], answer)
+    assert isinstance(failures, list) and all(f.startswith("implicit:") for f in failures)
+
+
+def test_time_is_linear_in_the_answer():
+    def cost(n: int) -> float:
+        text = ("बारिश आई " * n) + ("x\u200b" * n)
+        started = time.process_time()
+        implicit_failures(ROW, [{}], text)
+        return time.process_time() - started
+
+    small, large = min(cost(2_000) for _ in range(3)), min(cost(40_000) for _ in range(3))
+    assert large < 20 * small * 2.5 + 0.05  # 20x the input: well under quadratic
+
+
+def test_echo_coverage_equals_the_plain_loop():
+    def plain(grams, found, n):
+        covered = [False] * n
+        for i, gram in enumerate(grams):
+            if gram in found:
+                covered[i:i + 4] = [True] * 4
+        return sum(covered) / n
+
+    rng = random.Random(0)
+    for _ in range(2000):
+        words = [str(rng.randint(0, 5)) for _ in range(rng.randint(4, 40))]
+        grams = word_ngrams(words, 4)
+        found = {g for g in grams if rng.random() < 0.4}
+        assert _covered(grams, found, len(words)) == pytest.approx(plain(grams, found, len(words)))
+
+
+def test_honest_answers_pass_and_names_parse():
+    assert implicit_failures(ROW, [{}], "बारिश का मौसम सबको अच्छा लगता है। खेतों में हरियाली छा जाती है।") == []
+    assert parse_implicit("all") == IMPLICIT and parse_implicit(None) == () and parse_implicit("none") == ()
+    assert parse_implicit("implicit:language, no_echo") == ("language", "no_echo")
+    with pytest.raises(Exception, match="unknown implicit constraint"):
+        parse_implicit("speling")
