@@ -1,5 +1,6 @@
 """Validating conversations (``dataset.multiturn``): every turn as a row, through every row
-check (its row id ``language/multiturn/KEY/turn_N`` names the turn), and ``turn_conflict``:
+check (its row id ``language/multiturn/KEY/turn_N`` names the turn; its prompt is every user
+prompt so far, since an instruction turn 1 gave is stated there, not again), and ``turn_conflict``:
 instructions of one turn that the checkers' conflict table says cannot be asked together.
 Multi-IF's lists are cumulative, with an earlier instruction that a new one contradicts
 dropped: a conflict a later turn brings is an error; one turn 1 already had (the single-turn
@@ -18,9 +19,11 @@ from indicifeval.records import Conversation, Row, RowId
 
 
 def turn_rows(conversation: Conversation) -> Iterator[Row]:
-    """Each turn as a row whose key names the turn (``7/turn_2``): keys stay unique per turn."""
+    """Each turn as a row whose key names the turn (``7/turn_2``, keys unique per turn) and whose
+    prompt is the user's prompts of turns 1..n, a blank line apart."""
     for n in range(1, len(conversation.turns) + 1):
-        yield replace(conversation.turn_row(n), key=f"{conversation.key}/turn_{n}")
+        said = "\n\n".join(t.prompt for t in conversation.turns[:n])
+        yield replace(conversation.turn_row(n), key=f"{conversation.key}/turn_{n}", prompt=said)
 
 
 def conversations(data: str | Path, language: str | None = None) -> Iterator[Conversation]:
