@@ -93,6 +93,24 @@ def summary_tables(summary: dict) -> list[Table]:
     return [langs, cats]
 
 
+def turn_table(summary: dict) -> Table:
+    """Per turn: the four figures and Multi-IF's headline (their mean), overall then by language."""
+    from rich.table import Table
+
+    table = Table(title="By turn (a conversation counts once per turn it has; multi-if: the mean of the four)")
+    table.add_column("language/turn", no_wrap=True)
+    for m in METRICS:
+        table.add_column(_SHORT[m], justify="right")
+    table.add_column("multi-if", justify="right")
+    table.add_column("prompts", justify="right")
+    blocks = [(f"[bold]all/{t}", b) for t, b in summary.get("per_turn", {}).items()]
+    blocks += [(f"{lang}/{t}", b) for lang, turns in summary.get("per_language_turn", {}).items()
+               for t, b in turns.items()]
+    for name, b in blocks:
+        table.add_row(name, *(_pct(b[m]) for m in METRICS), _pct(b["multi_if"]), str(b["prompts"]))
+    return table
+
+
 class _Bar:
     """``advance(n)`` and ``total(n)`` for a bar that may not know its length at first."""
 
@@ -168,12 +186,12 @@ def progress_bar(total: int | None, description: str, enabled: bool = True, min_
         yield _Bar(progress, task, min_total)
 
 
-def report_result(summary: dict, notes, last_line: str, quiet: bool = False) -> None:
-    """The summary tables, the notes and a last line: the end of ``score`` and ``run``."""
+def report_result(summary: dict, notes, last_line: str, quiet: bool = False, extra: list | None = None) -> None:
+    """The summary tables (and ``extra`` ones), the notes and a last line: the end of ``score`` and ``run``."""
     if quiet:
         return
     console, err_console = _consoles()
-    for table in summary_tables(summary):
+    for table in [*summary_tables(summary), *(extra or [])]:
         console.print(table)
     for note in notes:
         err_console.print(f"note: {note}", soft_wrap=True, markup=False)

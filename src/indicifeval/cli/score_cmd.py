@@ -40,6 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="score rows without a response (or with a null one) as failing")
     p.add_argument("--keep-reasoning", action="store_true",
                    help="score responses as they are (otherwise a <think>…</think> block is cut off first)")
+    p.add_argument("--multiturn", action="store_true",
+                   help="--data holds conversations (Multi-IF's CSV/JSONL: turn_N_prompt...; or ours: turns); "
+                   "found by itself from the turn fields. --responses then holds {key, turn, response} or "
+                   "{key, responses: [...]} lines, and a score line is written per turn")
     p.add_argument("--workers", type=int, default=1, help="processes to score with (0 = one per core)")
     p.add_argument("--quiet", action="store_true", help="no table, no progress bar")
     p.set_defaults(handler=run, data_argument="--data")
@@ -61,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
         print_error("--responses is required (except with --data sample)")
         return 2
     claim(args.out, "score", args.overwrite)  # before any work: a bad --out costs nothing
+    from indicifeval.dataset.multiturn import is_multiturn_data
+
+    if args.multiturn or is_multiturn_data(args.data):
+        return score_multiturn(args, responses)
     with progress_bar(None, "scoring", enabled=not args.quiet) as advance:
         result = score(args.data, responses, language=args.language, subset=args.subset,
                        languages=args.languages, subsets=args.subsets, tags=split_list(args.tags),
@@ -89,4 +97,21 @@ def rescore_run(args: argparse.Namespace) -> int:
     else:
         result, written = rescore(args.run, mode)
     report_result(result.summary, result.notes, "wrote " + " and ".join(str(p) for p in written), quiet=args.quiet)
+    return 0
+
+
+def score_multiturn(args: argparse.Namespace, responses: str) -> int:
+    from indicifeval.cli.output import progress_bar, report_result, turn_table
+    from indicifeval.dataset import parse_languages
+    from indicifeval.scoring.multiturn import score_conversations
+
+    with progress_bar(None, "scoring", enabled=not args.quiet) as advance:
+        result = score_conversations(args.data, responses, language=args.language,
+                                     languages=parse_languages(args.languages) or None,
+                                     scoring=ScoringMode(args.scoring), allow_missing=args.allow_missing,
+                                     strip_reasoning=not args.keep_reasoning, workers=args.workers,
+                                     on_progress=advance, on_total=advance.total)
+    out = result.write(args.out, overwrite=args.overwrite)
+    report_result(result.summary, result.notes, f"wrote {out / SCORES} (a line per turn) and {out / SUMMARY}",
+                  quiet=args.quiet, extra=[turn_table(result.summary)])
     return 0

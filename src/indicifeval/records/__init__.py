@@ -24,18 +24,19 @@ if TYPE_CHECKING:
         TranslationItem,
     )
     from indicifeval.records.ids import RowId
-    from indicifeval.records.rows import ROW_FORMAT, Row
+    from indicifeval.records.rows import CONVERSATION_FORMAT, MULTITURN, ROW_FORMAT, Conversation, Row, Turn
     from indicifeval.records.runs import GENERATION_FORMAT, MANIFEST_FORMAT, Generation, RunManifest, model_facts
     from indicifeval.records.scores import SCORE_FORMAT, RowScore, read_scores, score_line
 
 _HOMES = {"build": ("AUTO_OK", "NEEDS_REVIEW", "Candidate", "GenerationTask", "HumanVerdict", "MinedContext",
                     "ReviewItem", "TranslationItem"),
-          "ids": ("RowId",), "rows": ("ROW_FORMAT", "Row"),
+          "ids": ("RowId",), "rows": ("CONVERSATION_FORMAT", "MULTITURN", "ROW_FORMAT", "Conversation", "Row", "Turn"),
           "runs": ("GENERATION_FORMAT", "MANIFEST_FORMAT", "Generation", "RunManifest", "model_facts"),
           "scores": ("SCORE_FORMAT", "RowScore", "read_scores", "score_line")}
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 
-__all__ = ["AUTO_OK", "GENERATION_FORMAT", "MANIFEST_FORMAT", "NEEDS_REVIEW", "ROW_FORMAT", "SCORE_FORMAT",
+__all__ = ["AUTO_OK", "CONVERSATION_FORMAT", "Conversation", "MULTITURN", "Turn",
+           "GENERATION_FORMAT", "MANIFEST_FORMAT", "NEEDS_REVIEW", "ROW_FORMAT", "SCORE_FORMAT",
            "Candidate", "Generation", "GenerationTask", "HumanVerdict", "MinedContext", "ReviewItem", "Row", "RowId",
            "RowScore", "RunManifest", "TranslationItem", "layout", "model_facts", "read_scores",
            "score_line"]

@@ -41,6 +41,7 @@ class RowScore:
     implicit: list[str] | None = None
     judge: str | None = None  # the judge's score or why there is none, where a judge was asked
     sample: int = 0  # which of a run's repeated samples of the row (0: the first, or the only one)
+    turn: int = 0  # a conversation's turn (1, 2, 3...); 0: a single-turn row
 
     @property
     def id(self) -> RowId:
@@ -61,6 +62,8 @@ class RowScore:
             out["judge"] = self.judge
         if self.sample:
             out["sample"] = self.sample
+        if self.turn:
+            out["turn"] = self.turn
         out["format_version"] = SCORE_FORMAT
         return out
 
@@ -82,7 +85,7 @@ class RowScore:
                    bool(data.get("response_missing")), str(data.get("scoring") or "fixed"),
                    str(data.get("version") or ""), None if reward is None else float(reward), implicit,
                    data.get("judge") if isinstance(data.get("judge"), str) else None,
-                   _sample(data.get("sample")))
+                   _sample(data.get("sample")), _sample(data.get("turn")))
 
 
 def _sample(value: Any) -> int:

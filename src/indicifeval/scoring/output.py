@@ -37,6 +37,9 @@ class ScoreResult:
     responses: list[str | None] | None = None  # the answer each row was scored on
     inputs: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    # what rows.jsonl and responses.jsonl hold instead, where the rows are not Rows (conversations)
+    row_records: list[dict] | None = None
+    response_records: list[dict] | None = None
 
     def write(self, out_dir: str | Path, overwrite: bool = False) -> Path:
         """A complete score folder in ``out_dir``. Refuses a non-empty folder that ``score``
@@ -98,6 +101,11 @@ def write_score_folder(result: ScoreResult, out: str | Path, overwrite: bool = F
             with files.open(RESPONSES) as fh:
                 for row, text in zip(result.rows, result.responses):
                     fh.write(response_line(row.key, row.language, row.subset, text))
+        for name, records in ((ROWS, result.row_records), (RESPONSES, result.response_records)):
+            if records is not None:
+                with files.open(name) as fh:
+                    for record in records:
+                        fh.write(dumps_line(record))
         write_scores(files, result)
         manifest["files"] = sorted({*files.names, MANIFEST})
         files.write_text(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from indicifeval.core.errors import InputError
 from indicifeval.core.jsonl import write_jsonl
-from indicifeval.dataset.validation import artefacts, beyond, formats, language, lexical, numbers, source
+from indicifeval.dataset.multiturn import is_multiturn_data
+from indicifeval.dataset.validation import artefacts, beyond, formats, language, lexical, numbers, source, turns
 from indicifeval.dataset.validation.findings import CHECK_NAMES, CHECKS, SOURCE_CHECKS, Finding, counts
 from indicifeval.dataset.validation.loading import Data, RowReader, build_folder_files, read_source, row_reader
 from indicifeval.dataset.validation.prompt import Prompt
@@ -59,7 +60,8 @@ def _survey(rows: RowReader, index: dict[str, Row] | None) -> _Survey:
     return survey
 
 
-def _findings(rows: RowReader, index: dict[str, Row] | None, survey: _Survey) -> Iterator[Finding]:
+def _findings(rows: RowReader, index: dict[str, Row] | None, survey: _Survey,
+              whole: Callable[[], Iterator[Finding]] | None = None) -> Iterator[Finding]:
     """Every check over every row, in row order (a row is read, checked and let go), then the
     source keys no Trans split has."""
     repeated = source.DuplicateKeys(survey.repeated)
@@ -79,6 +81,8 @@ def _findings(rows: RowReader, index: dict[str, Row] | None, survey: _Survey) ->
                 keys.add(str(row.key))
     if index is not None:
         yield from source.missing_keys(present, index)
+    if whole is not None:  # what only a whole conversation shows
+        yield from whole()
 
 
 def validate_rows(rows: Data, source_rows: Data | None = None) -> list[Finding]:
@@ -199,7 +203,15 @@ def _prepare(data: Data, language: str | None, subset: str | None, source_rows: 
                          "translated from?", source_name, field="key")
     checks = tuple(c.name for c in CHECKS
                    if c.name not in skipped and (index is not None or c.name not in SOURCE_CHECKS))
-    found = (f for f in _findings(reader, index, survey) if f.check not in skipped)
+    whole = None
+    if built is None and isinstance(data, (str, Path)) and is_multiturn_data(data):
+        path = data
+
+        def whole() -> Iterator[Finding]:
+            for conversation in turns.conversations(path, language):
+                yield from turns.turn_conflicts(conversation)
+
+    found = (f for f in _findings(reader, index, survey, whole) if f.check not in skipped)
     return ValidationReport([], survey.rows, survey.instructions, _name(data), source_name, checks), found
 
 

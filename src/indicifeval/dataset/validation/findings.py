@@ -51,6 +51,8 @@ CHECKS: tuple[Check, ...] = (
     Check("bidi_control", "no bidi embedding, override or isolate characters in the key, prompt or kwargs"),
     Check("leftover_placeholder", "no {{1}}, [[1]], ⟦1⟧, <ph1> or [INSERT … HERE] left in the prompt"),
     Check("doubled_punctuation", "no doubled punctuation (??, ।।) from translation or copying"),
+    Check("turn_conflict", "no two instructions of one turn conflict (conversations; an error where a later turn "
+                           "brought the conflict)"),
     Check("duplicate_key", "one row per language, subset and key", dataset=True),
     Check("source_keys", "the same keys as the English source", dataset=True),
     Check("source_instructions", "the source's instruction ids, in its order", dataset=True),

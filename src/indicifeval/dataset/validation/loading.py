@@ -13,6 +13,7 @@ from indicifeval.core.errors import InputError
 from indicifeval.core.folders import read_manifest, tool_of
 from indicifeval.dataset.benchmark import HUB, load_dataset
 from indicifeval.dataset.hub_layout import is_hub_layout
+from indicifeval.dataset.multiturn import is_multiturn_data
 from indicifeval.dataset.rows import SAMPLES, _records, load_rows, parse_row
 from indicifeval.records import Row
 from indicifeval.records.layout import BUILD_ROWS, RELEASE_HUB, RELEASE_INFO, RELEASE_ROWS
@@ -63,6 +64,14 @@ def row_reader(data: Data, language: str | None = None, subset: str | None = Non
     if isinstance(data, (str, Path)) and str(data) not in (HUB, *SAMPLES):
         if not Path(data).exists():
             raise InputError("no such file or folder (use 'sample', 'hub', a file or a folder)", str(data))
+        if is_multiturn_data(data):
+            from indicifeval.dataset.validation.turns import conversations, turn_rows
+
+            def turns() -> Iterator[Row]:
+                for conversation in conversations(data, language):
+                    yield from turn_rows(conversation)
+
+            return turns
         path = release_files(data) or data
 
         def again() -> Iterator[Row]:
