@@ -28,7 +28,6 @@ _WORD = regex.compile(r"[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N}\u200c\u200d'’]*")
 _BULLET = regex.compile(r"^\s*(?:[*\-+•●◦▪–]|\d{1,3}[.)])(?:\s+|$)(.*)$")
 _FENCE = regex.compile(r"^\s*```[^\n]*\n?(.*?)\n?```\s*$", regex.DOTALL)
 _HAS_LETTER = regex.compile(r"[\p{L}\p{N}]")
-_NOT_WORD = regex.compile(r"[^\p{L}\p{M}\p{N}\u200c\u200d'’]+")  # punctuation a sentence ignores
 
 
 def invisible_count(text: str) -> int:
@@ -109,8 +108,15 @@ class AnswerView:
     @cached_property
     def sentences(self) -> list[str]:
         """Sentences with a letter, as their words joined (punctuation and case ignored)."""
-        split = _splitter(self.terminators).split(self.text.lower())
-        return [" ".join(_NOT_WORD.sub(" ", part).split()) for part in split if _HAS_LETTER.search(part)]
+        kept = _punctuation(self.terminators).sub(" ", self.text.lower())  # one pass: terminators stay
+        return [" ".join(part.split()) for part in _splitter(self.terminators).split(kept) if _HAS_LETTER.search(part)]
+
+
+@lru_cache(maxsize=64)
+def _punctuation(terminators: str) -> regex.Pattern:
+    """What a sentence's words ignore: all but letters, marks, digits, joiners, apostrophes and
+    the terminators and line breaks that end sentences."""
+    return regex.compile(f"[^\\p{{L}}\\p{{M}}\\p{{N}}\u200c\u200d'’\n{regex.escape(terminators)}]+")
 
 
 @lru_cache(maxsize=64)
