@@ -124,10 +124,14 @@ def english_answers() -> list[str]:
     from indicifeval.text.langid import identify
     from indicifeval.text.sentences import split_sentences
 
-    found = []
-    for path in sorted((ROOT / "src" / "indicifeval" / "sample").glob("*responses.jsonl")):
-        for text in read_jsonl(path, "response"):
-            if text.isascii() and identify(text).language == "en":
+    found, sample = [], ROOT / "src" / "indicifeval" / "sample"
+    romanised = {json.loads(line)["key"] for path in sample.glob("*rows.jsonl")  # the rows that ask for it
+                 for line in path.read_text(encoding="utf-8").splitlines()
+                 if "language:romanized" in line and json.loads(line)["key"].endswith("-pass")}
+    for path in sorted(sample.glob("*responses.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            key, text = json.loads(line)["key"], json.loads(line)["response"]
+            if key not in romanised and text.isascii() and identify(text).language == "en":
                 en = get_profile("en")
                 found += [s for s in split_sentences(text, en.sentence_terminators, en.abbreviations) if len(s) > 20]
     return found

@@ -86,7 +86,7 @@ def gram_kind(gram: str) -> int:
     return len(ORDERS) if gram.startswith("#") else len(gram) - 1
 
 
-class _Model:
+class _RomanizedModel:
     """Per class: log P(gram) by order, smoothed; a word's score is the sum over its n-grams."""
 
     def __init__(self, table: dict):
@@ -132,8 +132,8 @@ class _Model:
 
 
 @cache
-def model() -> _Model:
-    return _Model(json.loads(gzip.decompress(MODEL_PATH.read_bytes())))
+def model() -> _RomanizedModel:
+    return _RomanizedModel(json.loads(gzip.decompress(MODEL_PATH.read_bytes())))
 
 
 @cache
