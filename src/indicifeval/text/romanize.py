@@ -1,5 +1,5 @@
 """Indic text in Latin letters, as people type it: the training text of the romanised-language
-model (text.romanized_model). Brahmi-derived scripts only (Urdu's Arabic script writes too few
+model (text.romanized_build). Brahmi-derived scripts only (Urdu's Arabic script writes too few
 vowels to be spelled out).
 
 Every letter's Latin value comes from its Unicode name ("KANNADA LETTER KHA" is kh + the inherent
