@@ -1,6 +1,6 @@
 """language:romanized — the answer in the prompt's language, typed in Latin letters (the
-paper's §7 leaves romanisation to future work). Fixed mode only; the evidence is each
-profile's ``romanized.words`` (text.romanized)."""
+paper's §7 leaves romanisation to future work). Fixed mode only; the evidence is a character
+n-gram model of romanised text, or, for a language it lacks, ``romanized.words`` (text.romanized)."""
 
 from __future__ import annotations
 
