@@ -6,10 +6,10 @@ per count N of the keyword-count constraint).
 The pool is drawn from what the corpus's contexts can fill: while the feature records stream by,
 each (kind, N, word) keeps its best few candidates by seeded place and counts all of them. A
 word's capacity is the uses its candidates could give under the caps; words are ranked by
-capacity, ties by a seeded place of the word, and the pool is the first ``pool_size`` of them,
-or as many as the quotas need where the corpus gives each word too few contexts (a small
-corpus). Each quota is then filled from the pool's candidates in seeded order; where the
-re-check or a document already used leaves it short, the next words in rank order fill in."""
+the kinds it can serve and its capacity, ties by a seeded place of the word, and the pool is the
+first ``pool_size`` of them. Each quota is filled from the pool's candidates in seeded order;
+where the corpus gives the pool's words too few contexts (a small corpus), the re-check fails or a
+document was used already, the next words in rank order join the pool, one at a time."""
 
 from __future__ import annotations
 
@@ -79,6 +79,8 @@ class KeywordPool:
         self.frequencies = {n for kind, n in self.quotas if kind == "keyword_frequency"}
         self.heaps: dict[Key, dict[str, list[tuple[int, str, dict]]]] = {k: {} for k in self.quotas}
         self.available: dict[Key, Counter[str]] = {k: Counter() for k in self.quotas}
+        self.order: list[str] = []  # every word with a candidate, ranked (``draw``)
+        self.members: dict[str, None] = {}  # the pool, in the order its words joined
 
     def cap(self, key: Key) -> int:
         """The most uses one word may have for ``key``."""
@@ -105,44 +107,43 @@ class KeywordPool:
         elif item[:2] > heap[0][:2]:
             heapq.heapreplace(heap, item)
 
-    def _capacity(self, word: str) -> int:
+    def _capacity(self, word: str) -> tuple[int, int]:
+        """(the kinds ``word`` can serve, the uses it can give in all, under the caps)."""
         per_kind: Counter[str] = Counter()
         for key, available in self.available.items():
             per_kind[key[0]] += min(available[word], self.cap(key))
-        return sum(min(n, self.choice.max_uses[kind]) for kind, n in per_kind.items())
+        served = {kind: min(n, self.choice.max_uses[kind]) for kind, n in per_kind.items() if n}
+        return len(served), sum(served.values())
 
     def ranked(self) -> list[str]:
-        """Every word with a candidate, by capacity, then by its seeded place."""
+        """Every word with a candidate: those serving more kinds first, then those that can give
+        more uses, then by the word's seeded place."""
         words = {w for available in self.available.values() for w in available}
-        return sorted(words, key=lambda w: (-self._capacity(w), -self.word_place.of(json_of(w)), w))
+        capacity = {w: self._capacity(w) for w in words}
+        return sorted(words, key=lambda w: (-capacity[w][0], -capacity[w][1], -self.word_place.of(json_of(w)), w))
 
-    def draw(self) -> tuple[list[str], list[str]]:
-        """(the pool, the words after it in rank order): the pool is the first ``pool_size``
-        ranked words, or the fewest whose candidates could fill every quota the corpus can."""
-        ranked = self.ranked()
-        needed = self.choice.pool_size
-        for key, quota in self.quotas.items():
-            available, cap = self.available[key], self.cap(key)
-            reach = min(quota, sum(min(available[w], cap) for w in ranked))
-            filled = 0
-            for i, word in enumerate(ranked):
-                if filled >= reach:
-                    needed = max(needed, i)
-                    break
-                filled += min(available[word], cap)
-            else:
-                needed = max(needed, len(ranked) if reach else 0)
-        return ranked[:needed], ranked[needed:]
+    def draw(self) -> list[str]:
+        """The pool to begin with: the first ``pool_size`` ranked words. A word that fills a
+        context joins it (``join``), so a later kind reuses the words an earlier one drew in."""
+        self.order = self.ranked()
+        self.members = dict.fromkeys(self.order[:self.choice.pool_size])
+        return list(self.members)
 
-    def candidates(self, key: Key, pool: list[str], rest: list[str]) -> Iterator[tuple[dict, dict]]:
-        """(kwargs, record) for ``key``: the pool's candidates in seeded order, then the next
-        words' (each word's in seeded order), for where the pool cannot fill the quota."""
+    def join(self, word: str) -> None:
+        self.members.setdefault(word)
+
+    def candidates(self, key: Key) -> Iterator[tuple[dict, dict]]:
+        """(kwargs, record) for ``key``: the pool's candidates in seeded order, then, where the
+        pool cannot fill the quota, the next ranked words' (each word's in seeded order)."""
         heaps = self.heaps.get(key, {})
+        pool = list(self.members)
         mine = sorted((item + (w,) for w in pool for item in heaps.get(w, ())), key=lambda x: (x[0], x[1]),
                       reverse=True)
         for _, _, record, word in mine:
             yield kwargs_of(key[0], key[1], word), record
-        for word in rest:
+        for word in self.order:
+            if word in pool:
+                continue
             for _, _, record in sorted(heaps.get(word, ()), key=lambda x: (x[0], x[1]), reverse=True):
                 yield kwargs_of(key[0], key[1], word), record
 

@@ -212,18 +212,21 @@ def select_contexts(records: Iterable[dict], plan: SelectionPlan, language: str,
         seen_ids.add(record["doc_id"])
         if "text" in record and plan.min_chars <= record["chars"] <= plan.max_chars:
             offers.offer(record)
-    used_docs: set[str] = set()
-    used_hashes: set[str] = set()
+    used_docs: set[tuple[str, str]] = set()
+    used_hashes: set[tuple[str, str]] = set()
     uses = Uses(plan)
-    drawn, rest = pool.draw() if pool is not None else ([], [])
+    drawn = pool.draw() if pool is not None else []
     out: list[MinedContext] = []
-    for (kind, n), (query, quota) in queries.items():
-        taken = 0
+    # a pool fills the first-word quota first: its contexts are the scarcest (a document opens with one word)
+    order = sorted(queries, key=lambda k: pool is None or k[0] != "first_word")
+    for kind, n in order:
+        (query, quota), taken = queries[kind, n], 0
         pooled = pool is not None and kind in POOLED
-        for kwargs, record in (pool.candidates((kind, n), drawn, rest) if pooled else query.best()):
+        for kwargs, record in (pool.candidates((kind, n)) if pool is not None and pooled else query.best()):
             if taken >= quota:
                 break
-            if record["doc_id"] in used_docs or record["hash"] in used_hashes:
+            within = kind if pooled else ""  # a pool's kinds may share a document (the authors' searches did)
+            if (within, record["doc_id"]) in used_docs or (within, record["hash"]) in used_hashes:
                 continue
             word = word_of(kwargs)
             if word is not None and not uses.allows(kind, n, word):
@@ -235,16 +238,21 @@ def select_contexts(records: Iterable[dict], plan: SelectionPlan, language: str,
                     rejected.append({"doc_id": record["doc_id"], "instruction_id": iid, "kwargs": kwargs,
                                      "reason": why})
                 continue
-            used_docs.add(record["doc_id"])
-            used_hashes.add(record["hash"])
+            used_docs.add((within, record["doc_id"]))
+            used_hashes.add((within, record["hash"]))
             if word is not None:
                 uses.took(kind, n, word)
+                if pool is not None and pooled:
+                    pool.join(word)
             taken += 1
             features = {k: record[k] for k in ("chars", "paragraphs", "sentences", "first_word") if k in record}
             label = value_label(n).replace(" ", "").split(":")[-1]  # 3, 4in2 (sentences in paragraphs), native_digits
             out.append(MinedContext(f"{language}-{kind}-{label}-{taken:03d}", language, record["doc_id"],
                                     record["text"], iid, kwargs, record["shard"],
-                                    {**features, "check": why, "kind": kind}))
+                                    {**features, "check": why, "kind": kind, **({"value": n} if pool else {})}))
+    if pool is not None:  # in the plan's order
+        rank = {key: i for i, key in enumerate(queries)}
+        out.sort(key=lambda c: rank[c.features["kind"], c.features.pop("value")])
     if fill is not None:
         fill.update(fill_report(plan, queries, out, uses, drawn))
     return out
