@@ -17,6 +17,11 @@ key answers by that identity's JSON. Format 2 records ``ModelSpec.identity()`` a
   made;
 * marks a stage that waits for a batch file ``pending`` (0.1.0 called it failed).
 
+A shipped plan whose file changed in a way that changes what it selects is ``RETIRED_PLANS``: a
+select stage recorded with the old file is given the new file's hash and the setting that makes
+the new file select what the old one did (``keyword_choice: spread`` for the paper plan before its
+keyword pool), in its parameters and the folder's ``defaults``; this is done in every format.
+
 The upgrade is pure: ``BuildFolder.manifest()`` applies it in memory and the next build command
 writes it, once."""
 
@@ -40,6 +45,11 @@ LEGACY_PARAMS = {("plan", "units"): "lines", ("plan", "instructions"): "source",
                  ("requests", "context_required_share"): "drawn-alone"}
 TRANS_STAGES = ("plan", "pretranslate", "translate", "assemble", "validate")
 GROUND_MODEL_STAGES = ("generate", "rows")
+# a shipped plan's earlier file (sha256) -> (its name, the sha256 of the file that replaced it, the
+# settings with which the new file selects exactly what the old one did)
+RETIRED_PLANS = {"932cd2ee197afe7610793ff1924f3f953f22d10ee1483ff13479d30c95824c8b":
+                 ("paper", "edec31f75dab4c2b1c3e79560fb5f0951036706c7089098962f72b8a4e5c2353",
+                  {"keyword_choice": "spread"})}
 
 
 def _now() -> str:
@@ -76,6 +86,8 @@ def _key(identity: dict[str, Any], ascii_only: bool = False) -> str:
 
 def _shipped_plan(sha256: Any) -> str | None:
     """The shipped plan whose file has this sha256 (0.1.0 did not record the plan's name)."""
+    if sha256 in RETIRED_PLANS:
+        return RETIRED_PLANS[sha256][0]
     folder = resources.files("indicifeval.builder.ground").joinpath("plans")
     for entry in folder.iterdir():
         if entry.name.endswith(".json") and hashlib.sha256(entry.read_bytes()).hexdigest() == sha256:
@@ -118,10 +130,31 @@ def _upgrade_stage(name: str, record: dict[str, Any], keys: list[dict[str, Any]]
         record["status"], record["error"] = "pending", str(record["error"]).removeprefix("BatchPending: ")
 
 
+def _retire_plans(manifest: dict[str, Any]) -> dict[str, Any]:
+    """A select stage recorded with a retired plan file, as today's file with the settings that
+    select the same contexts (nothing runs again, no answer is asked again); as it is otherwise."""
+    record = (manifest.get("stages") or {}).get("select") or {}
+    identity = record.get("identity") or {}
+    plan = (identity.get("inputs") or {}).get("plan") or {}
+    params = identity.get("params") or {}
+    retired = RETIRED_PLANS.get(str(plan.get("sha256")))
+    if retired is None or params.get("plan") != retired[0]:
+        return manifest
+    out = json.loads(json.dumps(manifest))  # never the caller's dicts
+    identity = out["stages"]["select"]["identity"]
+    identity["inputs"]["plan"]["sha256"] = retired[1]
+    identity["params"].update(retired[2])
+    out["defaults"] = {**retired[2], **(out.get("defaults") or {})}
+    out["migrations"] = [*(out.get("migrations") or []),
+                         {"plan": retired[0], "was": plan["sha256"], "now": retired[1], "settings": retired[2],
+                          "at": _now(), "indicifeval_version": __version__}]
+    return out
+
+
 def upgrade(manifest: dict[str, Any]) -> dict[str, Any]:
     """``manifest`` (a build folder's) in today's format; as it is when it is already."""
     if int(manifest.get("format_version") or 0) >= BUILD_MANIFEST_FORMAT:
-        return manifest
+        return _retire_plans(manifest)
     out = json.loads(json.dumps(manifest))  # never the caller's dicts
     keys: list[dict[str, Any]] = []
     defaults: dict[str, Any] = dict(out.get("defaults") or {})
@@ -133,7 +166,7 @@ def upgrade(manifest: dict[str, Any]) -> dict[str, Any]:
                          {"from_format": manifest.get("format_version"), "to_format": BUILD_MANIFEST_FORMAT,
                           "at": _now(), "indicifeval_version": __version__, "keys": unique}]
     out["format_version"] = BUILD_MANIFEST_FORMAT
-    return out
+    return _retire_plans(out)
 
 
-__all__ = ["BUILD_MANIFEST_FORMAT", "LEGACY_PARAMS", "ground_identity", "trans_identity", "upgrade"]
+__all__ = ["BUILD_MANIFEST_FORMAT", "LEGACY_PARAMS", "RETIRED_PLANS", "ground_identity", "trans_identity", "upgrade"]

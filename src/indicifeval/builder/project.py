@@ -263,5 +263,7 @@ class BuildFolder:
                          "finished_at": rec.finished_at,
                          "note": rec.error or rec.stale_because or (f"reran: {rec.reran_because}" if rec.reran_because
                                                                     else ""),
-                         "params": rec.identity.get("params", {}), "model": rec.identity.get("model")})
+                         "params": rec.identity.get("params", {}), "model": rec.identity.get("model"),
+                         # what a stage warned of (a plan the corpus could not fill): never silent
+                         "warnings": [n for n in rec.notes if n.startswith("warning:")]})
         return rows

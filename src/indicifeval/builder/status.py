@@ -36,8 +36,10 @@ def build_names(folders: Sequence[str | Path]) -> list[str]:
 
 
 def stage_rows(builds: list[BuildFolder], names: list[str]) -> list[tuple[str, str, str, str, dict[str, Any], str]]:
-    """(build, language, stage, status, counts, note) for each stage of each build."""
-    return [(name, build.language, row["stage"], row["status"], row["counts"], row["note"] or "")
+    """(build, language, stage, status, counts, note) for each stage of each build; the note
+    ends with the stage's warnings (a plan the corpus could not fill)."""
+    return [(name, build.language, row["stage"], row["status"], row["counts"],
+             "; ".join(n for n in (row["note"], *row.get("warnings", ())) if n))
             for build, name in zip(builds, names) for row in build.status_rows()]
 
 

@@ -78,6 +78,7 @@ def status_table(folder: str | Path, rows: list[dict], language: str):
             lines.append(f"[dim]{escape(params)}[/dim]")
         if row["note"]:
             lines.append(f"[italic]{escape(row['note'])}[/italic]")
+        lines += [f"[yellow]{escape(w)}[/yellow]" for w in row.get("warnings", ())]
         status = row["status"]
         table.add_row(row["stage"], f"[{colour.get(status, 'white')}]{status}", _when(row["finished_at"]),
                       "\n".join(lines))

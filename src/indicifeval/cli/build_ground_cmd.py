@@ -41,6 +41,10 @@ def register(verbs: argparse._SubParsersAction) -> None:
     g.add_argument("--plan-scale", type=float, default=1.0, metavar="X", help="multiply every quota of the plan, "
                    "its mix kept (the paper plan is sized for a small corpus: --plan paper --plan-scale 3.75 asks "
                    "for the release's 341 rows from a large one)")
+    g.add_argument("--keyword-choice", choices=("pool", "spread"), help="how keyword-count, forbidden-word and "
+                   "first-word contexts choose their words, over the plan's keywords.choice: pool (one small pool "
+                   "per language, each word reused, as the release; the paper plan's) or spread (many words, each "
+                   "used once or twice; the default plan's). A folder made before this option keeps its choice")
     add_model_flags(g, OPTIONS, what="the LLM that writes the prompts, for --transport online (mock: "
                     "--mock-answers fake[:RATE], a fake writer spoiling RATE of its replies)", identity="stage",
                     alias=True)
@@ -108,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         done = build_ground(args.folder, args.lang, corpus, args.plan, model, imports=args.imports,
-                            plan_scale=args.plan_scale,
+                            plan_scale=args.plan_scale, keyword_choice=args.keyword_choice,
                             executor=args.executor, workers=args.workers, ray_address=args.ray_address, mining=mining,
                             revision=args.revision, corpus_license=args.corpus_license, until=args.until,
                             force=forced, overwrite=args.overwrite,

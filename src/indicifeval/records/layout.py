@@ -25,6 +25,7 @@ GROUND_CONTEXTS, GROUND_SELECT_REJECTED = "ground/contexts.jsonl", "ground/selec
 GROUND_REQUESTS, GROUND_GENERATIONS = "ground/requests.jsonl", "ground/generations.jsonl"
 GROUND_ROWS, GROUND_REJECTED = "ground/rows.jsonl", "ground/rejected.jsonl"
 GROUND_VALIDATION = "ground/validation.jsonl"
+GROUND_SELECT_FILL = "ground/select-fill.json"  # per kind: contexts asked, filled; the keywords used
 # what `indicifeval validate BUILD` writes there: the findings over every pipeline's rows
 BUILD_VALIDATION = "validation.jsonl"
 # Human review, in the build folder: the app's database, and what export writes from it
@@ -52,7 +53,8 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
 
 __all__ = ["BUILD_ROWS", "BUILD_VALIDATION", "GENERATIONS", "GROUND_CONTEXTS", "GROUND_GENERATIONS", "GROUND_KEYWORDS",
            "GROUND_KEYWORDS_MADE", "GROUND_KEYWORDS_RANKED", "GROUND_REJECTED", "GROUND_REQUESTS", "GROUND_ROWS",
-           "GROUND_SELECT_REJECTED", "GROUND_SHARDS", "GROUND_VALIDATION", "GROUND_VOCAB", "MANIFEST", "RELEASE_HUB",
+           "GROUND_SELECT_FILL", "GROUND_SELECT_REJECTED", "GROUND_SHARDS", "GROUND_VALIDATION", "GROUND_VOCAB",
+           "MANIFEST", "RELEASE_HUB",
            "RELEASE_INFO", "RELEASE_ROWS", "RESPONSES", "REVIEW_AGREEMENT", "REVIEW_DB", "REVIEW_GUIDELINES",
            "REVIEW_VERDICTS", "ROWS",
            "SCORES", "SUMMARY", "TRANS_CANDIDATES", "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS",

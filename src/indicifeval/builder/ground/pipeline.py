@@ -12,6 +12,7 @@ from indicifeval.builder.ground import stages as ground_stages
 from indicifeval.builder.ground.beyond import check_language
 from indicifeval.builder.ground.corpus import HUB_PREFIX
 from indicifeval.builder.ground.mining import stop_fingerprint
+from indicifeval.builder.ground.plan import CHOICES
 from indicifeval.builder.ground.select import SelectionPlan, load_plan, plan_label, plan_path, scaled
 from indicifeval.builder.licences import check_licence_id
 from indicifeval.builder.project import BuildFolder, StageRecord
@@ -61,7 +62,8 @@ def prompt_writer(model: ModelSpec) -> ModelSpec:
 def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path | None, model: ModelSpec | None, *,
                  imports: Iterable[str | Path] = (), executor: str = "processes", workers: int | None = None,
                  ray_address: str | None = None, mining: MiningOptions | None = None, revision: str | None = None,
-                 plan_scale: float = 1.0, corpus_license: str | None = None, until: str | None = None,
+                 plan_scale: float = 1.0, keyword_choice: str | None = None, corpus_license: str | None = None,
+                 until: str | None = None,
                  force: Iterable[str] = (), overwrite: bool = False,
                  on_stage: Callable[[str, StageRecord], None] | None = None,
                  progress: Progress | None = None, backend: Backend | None = None) -> dict[str, StageRecord]:
@@ -70,7 +72,9 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
     its backend (``backend`` stands in for it: tests, the Python API), or, for a batch format
     (``openai-batch``, ``gemini-batch``), through exported files: the stage stops at ``generate``
     (``BatchPending``) until the result files are given as ``imports``. ``plan_scale`` multiplies
-    every quota of the plan. ``corpus_license`` (an SPDX id) is recorded with the rows'
+    every quota of the plan; ``keyword_choice`` (``spread`` or ``pool``) overrides the plan's
+    ``keywords.choice`` (None: the plan's, or what a folder made before the setting was made with).
+    ``corpus_license`` (an SPDX id) is recorded with the rows'
     provenance, where ``build publish`` reads it (only when given: a folder made without it
     resumes as it was)."""
     from indicifeval.builder.executors import EXECUTORS, create_executor
@@ -115,6 +119,11 @@ def build_ground(out: str | Path, language: str, corpus: str, plan: str | Path |
     label: dict[str, Any] = {"plan": plan_label(plan)}
     if plan_scale != 1:  # recorded only when used, so a folder made without it is unchanged
         label["plan_scale"] = plan_scale
+    if keyword_choice is not None and keyword_choice not in CHOICES:
+        raise InputError(f"--keyword-choice must be one of {', '.join(CHOICES)}", field="keyword_choice")
+    choice = build.setting("keyword_choice", keyword_choice, None)
+    if choice is not None:  # recorded only when named (or kept by an older folder)
+        label["keyword_choice"] = choice
     given_share = None if chosen.context_required_share == SelectionPlan().context_required_share else \
         chosen.context_required_share
     share = build.setting("context_required_share", given_share, chosen.context_required_share)

@@ -9,20 +9,27 @@ two documents with the same text are one."""
 
 from __future__ import annotations
 
-import hashlib
 import heapq
-import json
-import re
+from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from indicifeval.builder.ground import beyond
+from indicifeval.builder.ground.keyword_pool import KeywordPool, Uses, word_of
+from indicifeval.builder.ground.places import Place as _Place
+from indicifeval.builder.ground.places import json_of as _json
+from indicifeval.builder.ground.plan import (
+    POOLED,
+    KeywordChoice,
+    SelectionPlan,
+    load_plan,
+    plan_label,
+    plan_names,
+    plan_path,
+    scaled,
+    value_label,
+)
 from indicifeval.checkers.registry import REGISTRY
-from indicifeval.core.errors import InputError
-from indicifeval.core.settings_file import read_settings
 from indicifeval.records import MinedContext, Row
 from indicifeval.scoring.engine import score_row
 
@@ -32,7 +39,6 @@ INSTRUCTION = {"keyword_frequency": "keywords:frequency", "forbidden_word": "key
                "number_sentences": _SENTENCES, "number_paragraphs": _PARAGRAPHS,
                "first_word": "length_constraints:nth_paragraph_first_word", "sentences_and_paragraphs": COMBINED}
 _OVERSAMPLE = 4  # candidates kept per query, per context wanted: room for the re-check and de-duplication
-_PAIR = re.compile(r"\s*(\d+)\s+in\s+(\d+)\s*")
 
 
 def instructions_of(instruction_id: str, kwargs: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -42,166 +48,6 @@ def instructions_of(instruction_id: str, kwargs: dict[str, Any]) -> list[tuple[s
     if len(ids) == 1:
         return [(instruction_id, dict(kwargs))]
     return [(iid, {p.name: kwargs[p.name] for p in REGISTRY[iid].params if p.name in kwargs}) for iid in ids]
-
-
-@dataclass
-class SelectionPlan:
-    """How many contexts of each kind, from documents of which length; ``seed`` decides.
-    These defaults are the shipped ``default`` plan (plans/default.json)."""
-
-    seed: int = 42
-    min_chars: int = 80
-    max_chars: int = 1000
-    keyword_frequency: dict[int, int] = field(default_factory=lambda: {1: 10, 2: 10, 3: 10, 4: 5, 5: 5})
-    forbidden_word: int = 10
-    forbidden_min_count: int = 2  # the forbidden word occurs at least this often in its context
-    number_sentences: dict[int, int] = field(default_factory=lambda: {2: 5, 3: 5, 4: 5, 5: 5})
-    number_paragraphs: dict[int, int] = field(default_factory=lambda: {1: 5, 2: 5, 3: 5})
-    first_word: int = 20
-    # "exactly S sentences in P paragraphs" (two instructions in one row): contexts per (S, P)
-    sentences_and_paragraphs: dict[tuple[int, int], int] = field(default_factory=dict)
-    per_keyword: int = 2  # contexts per keyword at most, so many keywords are tested
-    context_required_share: float = 0.1  # of the requests, the share whose style needs the context
-    # the instructions beyond the paper (numbers, units, romanised answers): contexts per id
-    beyond: dict[str, int] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: ({_key(n): q for n, q in v.items()} if isinstance(v, dict) else v) for k, v in self.__dict__.items()}
-
-
-QUOTAS = ("keyword_frequency", "forbidden_word", "number_sentences", "number_paragraphs", "first_word",
-          "sentences_and_paragraphs", "beyond")
-
-
-def scaled(plan: SelectionPlan, factor: float) -> SelectionPlan:
-    """``plan`` with every quota multiplied by ``factor`` (rounded; a quota above 0 stays at
-    least 1), its mix kept: ``--plan paper --plan-scale 3.75`` asks for the release's 341 rows."""
-    if factor <= 0:
-        raise InputError(f"the plan's scale must be above 0, got {factor}", field="plan_scale")
-
-    def one(n: int) -> int:
-        return max(1, round(n * factor)) if n else 0
-
-    out = replace(plan)
-    for name in QUOTAS:
-        value = getattr(plan, name)
-        setattr(out, name, {k: one(v) for k, v in value.items()} if isinstance(value, dict) else one(value))
-    return out
-
-
-def _key(n: int | tuple[int, int]) -> str:
-    return f"{n[0]} in {n[1]}" if isinstance(n, tuple) else str(n)
-
-
-def _quota(value: Any, name: str, where: str) -> dict[int, int]:
-    if not isinstance(value, dict) or not all(str(k).isdigit() and isinstance(v, int) and not isinstance(v, bool)
-                                              and v >= 0 for k, v in value.items()):
-        raise InputError(f"{name} must map counts to how many contexts, e.g. {{1: 10, 2: 5}}", where, field=name)
-    return {int(k): v for k, v in value.items()}
-
-
-def _pairs(value: Any, name: str, where: str) -> dict[tuple[int, int], int]:
-    out: dict[tuple[int, int], int] = {}
-    for k, v in (value.items() if isinstance(value, dict) else [(None, None)]):
-        match = _PAIR.fullmatch(str(k))
-        if match is None or not isinstance(v, int) or isinstance(v, bool) or v < 0 or int(match[2]) < 1 \
-                or int(match[1]) < int(match[2]):
-            raise InputError(f'{name} must map "S in P" (S sentences in P paragraphs, S >= P >= 1) to how many '
-                             f'contexts, e.g. {{"4 in 2": 5}}', where, field=name)
-        out[int(match[1]), int(match[2])] = v
-    return out
-
-
-def _setting(plan: SelectionPlan, name: str, value: Any, where: str) -> Any:
-    default = getattr(plan, name)
-    if name == "sentences_and_paragraphs":
-        return _pairs(value, name, where)
-    if name == "beyond":
-        return beyond.quotas(value, name, where)
-    if isinstance(default, dict):
-        return _quota(value, name, where)
-    if isinstance(default, float):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-            raise InputError(f"{name} must be a share from 0 to 1, got {value!r}", where, field=name)
-        return float(value)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InputError(f"{name} must be a whole number >= 0, got {value!r}", where, field=name)
-    return value
-
-
-def load_plan(path: str | Path | None) -> SelectionPlan:
-    """A plan by name (a shipped one, see ``plan_path``) or from a YAML or JSON file
-    (safe-loaded), checked field by field; None: the default plan. Keys starting with "_"
-    are comments."""
-    file = plan_path(path)
-    where = str(path if path is not None else file)
-    data = read_settings(file, "plan file")
-    if not isinstance(data, dict):
-        raise InputError("a plan is a mapping of settings", where)
-    plan, known = SelectionPlan(), set(SelectionPlan().__dict__)
-    for name, value in data.items():
-        if str(name).startswith("_"):
-            continue
-        if name not in known:
-            raise InputError(f"unknown setting; the settings are {', '.join(sorted(known))}", where, field=str(name))
-        setattr(plan, name, _setting(plan, name, value, where))
-    if plan.min_chars > plan.max_chars:
-        raise InputError("min_chars is above max_chars", where, field="min_chars")
-    return plan
-
-
-def _shipped() -> Path:
-    return Path(str(resources.files("indicifeval.builder.ground").joinpath("plans")))
-
-
-def plan_names() -> list[str]:
-    """The plans shipped in the package (``plans/NAME.json``)."""
-    return sorted(p.stem for p in _shipped().glob("*.json"))
-
-
-def plan_path(plan: str | Path | None) -> Path:
-    """The file of ``--plan``: a shipped plan's name (None: ``default``), else a YAML or JSON
-    file; one that is neither is one line naming the shipped plans."""
-    name = "default" if plan is None else str(plan)
-    if name in plan_names():
-        return _shipped() / f"{name}.json"
-    path = Path(name)
-    if path.is_file():
-        return path
-    what = "no such plan file" if path.suffix or len(path.parts) > 1 else "no such plan"
-    raise InputError(f"{what}; the shipped plans are {', '.join(plan_names())} (or give a .yaml or .json file)",
-                     name, field="plan")
-
-
-def plan_label(plan: str | Path | None) -> str:
-    """How a build records its plan: a shipped plan's name, else the file's name."""
-    name = "default" if plan is None else str(plan)
-    return name if name in plan_names() else Path(name).name
-
-
-_string = json.encoder.encode_basestring  # a str as json.dumps(..., ensure_ascii=False) writes it (C)
-
-
-def _json(value: Any) -> str:
-    return _string(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
-class _Place:
-    """A candidate's place: the sha256 of ``json.dumps([seed, *parts, doc(, word)])``, the JSON
-    of the query's parts written once (``[seed, kind, n``), each document's and word's appended,
-    as the number it is, negated (so that a min-heap keeps the lowest places)."""
-
-    def __init__(self, seed: int, *parts: Any):
-        self.prefix = json.dumps([seed, *parts], ensure_ascii=False)[:-1] + ", "
-
-    def of(self, doc_json: str, word: str | None = None) -> int:
-        """The place of a document (its id as JSON), or of a word in it."""
-        text = self.prefix + doc_json + ("]" if word is None else ", " + _json(word) + "]")
-        return -int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest(), "big")
-
-    def best_word(self, doc_json: str, words: list[str]) -> str:
-        """The word with the lowest place (highest negated place), independent of their order."""
-        return max(words, key=lambda w: self.of(doc_json, w))
 
 
 class _Query:
@@ -254,7 +100,7 @@ class _Offers:
     looked at once per kind, not once per query; each with its number as the plan wrote it."""
 
     def __init__(self, queries: dict[tuple[str, Any], tuple[_Query, int]], plan: SelectionPlan, keywords: set[str],
-                 language: str):
+                 language: str, pool: KeywordPool | None = None):
         def of(kind: str) -> dict[Any, tuple[Any, _Query]]:
             return {n: (n, q) for (k, n), (q, _) in queries.items() if k == kind}
 
@@ -264,9 +110,17 @@ class _Offers:
         self.min_count, self.keywords = plan.forbidden_min_count, keywords
         self.beyond = {iid: q for iid, (_, q) in of(beyond.KIND).items() if queries[beyond.KIND, iid][1]}
         self.sources = beyond.Sources(language, tuple(self.beyond)) if self.beyond else None
+        self.pool = pool  # the keyword kinds' candidates go to the pool instead (keywords.choice: pool)
 
     def offer(self, record: dict) -> None:
         doc_json = _json(record["doc_id"])
+        if self.pool is not None:
+            self.pool.offer(record, doc_json)
+        else:
+            self._keywords(record, doc_json)
+        self._shapes(record, doc_json)
+
+    def _keywords(self, record: dict, doc_json: str) -> None:
         counts: dict[str, int] = record.get("counts") or {}
         by_count: dict[Any, list[str]] = {}
         for w, c in counts.items():
@@ -284,6 +138,10 @@ class _Offers:
             if options:
                 word = self.forbidden.place.best_word(doc_json, options)
                 self.forbidden.push(key, {"forbidden_words": [word]}, record)
+        if record.get("first_word") in self.keywords:
+            self._one(self.first, doc_json, record, lambda: {"first_word": record["first_word"], "nth_paragraph": 1})
+
+    def _shapes(self, record: dict, doc_json: str) -> None:
         sentences, paragraphs = record["sentences"], record["paragraphs"]
         if paragraphs == 1 and sentences in self.sentences:
             n, query = self.sentences[sentences]
@@ -291,8 +149,6 @@ class _Offers:
         if paragraphs in self.paragraphs:
             n, query = self.paragraphs[paragraphs]
             self._one(query, doc_json, record, lambda: {"num_paragraphs": n})
-        if record.get("first_word") in self.keywords:
-            self._one(self.first, doc_json, record, lambda: {"first_word": record["first_word"], "nth_paragraph": 1})
         if self.pairs and (sentences, paragraphs) in self.pairs:
             pair, query = self.pairs[sentences, paragraphs]
             self._one(query, doc_json, record,
@@ -337,13 +193,16 @@ def recheck(language: str, instruction_id: str, kwargs: dict, text: str, paragra
 
 
 def select_contexts(records: Iterable[dict], plan: SelectionPlan, language: str, keywords: Iterable[str],
-                    rejected: list[dict] | None = None, duplicates: list[str] | None = None) -> list[MinedContext]:
+                    rejected: list[dict] | None = None, duplicates: list[str] | None = None,
+                    fill: dict[str, Any] | None = None) -> list[MinedContext]:
     """The contexts the plan asks for, in the plan's order, each passing its checker. A second
-    document with an id already seen is left out (and its id added to ``duplicates``)."""
+    document with an id already seen is left out (and its id added to ``duplicates``); ``fill``
+    gets what was asked and what the corpus filled (``fill_report``)."""
     wanted = set(keywords)
     beyond.check_language(plan.beyond, language)
     queries = _queries(plan)
-    offers = _Offers(queries, plan, wanted, language)
+    pool = KeywordPool(plan, wanted) if plan.keywords.choice == "pool" else None
+    offers = _Offers(queries, plan, wanted, language, pool)
     seen_ids: set[str] = set()
     for record in records:
         if record["doc_id"] in seen_ids:  # the first document with an id is the one (corpus order)
@@ -353,19 +212,24 @@ def select_contexts(records: Iterable[dict], plan: SelectionPlan, language: str,
         seen_ids.add(record["doc_id"])
         if "text" in record and plan.min_chars <= record["chars"] <= plan.max_chars:
             offers.offer(record)
-    used_docs: set[str] = set()
-    used_hashes: set[str] = set()
-    per_keyword: dict[str, int] = {}
+    used_docs: set[tuple[str, str]] = set()
+    used_hashes: set[tuple[str, str]] = set()
+    uses = Uses(plan)
+    drawn = pool.draw() if pool is not None else []
     out: list[MinedContext] = []
-    for (kind, n), (query, quota) in queries.items():
-        taken = 0
-        for kwargs, record in query.best():
+    # a pool fills the first-word quota first: its contexts are the scarcest (a document opens with one word)
+    order = sorted(queries, key=lambda k: pool is None or k[0] != "first_word")
+    for kind, n in order:
+        (query, quota), taken = queries[kind, n], 0
+        pooled = pool is not None and kind in POOLED
+        for kwargs, record in (pool.candidates((kind, n)) if pool is not None and pooled else query.best()):
             if taken >= quota:
                 break
-            if record["doc_id"] in used_docs or record["hash"] in used_hashes:
+            within = kind if pooled else ""  # a pool's kinds may share a document (the authors' searches did)
+            if (within, record["doc_id"]) in used_docs or (within, record["hash"]) in used_hashes:
                 continue
-            word = kwargs.get("keyword") or (kwargs.get("forbidden_words") or [None])[0] or kwargs.get("first_word")
-            if word is not None and per_keyword.get(word, 0) >= plan.per_keyword:
+            word = word_of(kwargs)
+            if word is not None and not uses.allows(kind, n, word):
                 continue
             iid = n if kind == beyond.KIND else INSTRUCTION[kind]
             ok, why = recheck(language, iid, kwargs, record["text"], record["paragraphs"])
@@ -374,18 +238,46 @@ def select_contexts(records: Iterable[dict], plan: SelectionPlan, language: str,
                     rejected.append({"doc_id": record["doc_id"], "instruction_id": iid, "kwargs": kwargs,
                                      "reason": why})
                 continue
-            used_docs.add(record["doc_id"])
-            used_hashes.add(record["hash"])
+            used_docs.add((within, record["doc_id"]))
+            used_hashes.add((within, record["hash"]))
             if word is not None:
-                per_keyword[word] = per_keyword.get(word, 0) + 1
+                uses.took(kind, n, word)
+                if pool is not None and pooled:
+                    pool.join(word)
             taken += 1
             features = {k: record[k] for k in ("chars", "paragraphs", "sentences", "first_word") if k in record}
-            label = _key(n).replace(" ", "").split(":")[-1]  # 3, 4in2 (sentences in paragraphs), native_digits
+            label = value_label(n).replace(" ", "").split(":")[-1]  # 3, 4in2 (sentences in paragraphs), native_digits
             out.append(MinedContext(f"{language}-{kind}-{label}-{taken:03d}", language, record["doc_id"],
                                     record["text"], iid, kwargs, record["shard"],
-                                    {**features, "check": why, "kind": kind}))
+                                    {**features, "check": why, "kind": kind, **({"value": n} if pool else {})}))
+    if pool is not None:  # in the plan's order
+        rank = {key: i for i, key in enumerate(queries)}
+        out.sort(key=lambda c: rank[c.features["kind"], c.features.pop("value")])
+    if fill is not None:
+        fill.update(fill_report(plan, queries, out, uses, drawn))
     return out
 
 
-__all__ = ["COMBINED", "INSTRUCTION", "SelectionPlan", "instructions_of", "load_plan", "plan_label",
-           "plan_names", "plan_path", "recheck", "select_contexts"]
+def fill_report(plan: SelectionPlan, queries: dict[tuple[str, Any], tuple[_Query, int]], contexts: list[MinedContext],
+                uses: Uses, drawn: list[str]) -> dict[str, Any]:
+    """Per constraint kind, the contexts asked and those the corpus filled (with each value the
+    plan names), and the words each keyword kind used; a kind filled short is a ``shortfall``."""
+    made = Counter((c.features["kind"], c.id.rsplit("-", 2)[-2]) for c in contexts)
+    kinds: dict[str, dict[str, Any]] = {}
+    for (kind, n), (_, quota) in queries.items():
+        entry = kinds.setdefault(kind, {"asked": 0, "filled": 0, "values": {}})
+        label = value_label(n).replace(" ", "").split(":")[-1]
+        got = made[kind, label]
+        entry["asked"] += quota
+        entry["filled"] += got
+        entry["values"][value_label(n)] = {"asked": quota, "filled": got}
+    kinds = {k: v for k, v in kinds.items() if v["asked"]}
+    words = {kind: uses.words(kind) for kind in POOLED if kind in kinds}
+    return {"keyword_choice": plan.keywords.to_json(), "kinds": kinds,
+            "shortfall": {k: v["asked"] - v["filled"] for k, v in kinds.items() if v["filled"] < v["asked"]},
+            "pool_drawn": len(drawn), "words": words,
+            "pool_words": len({w for used in words.values() for w in used})}
+
+
+__all__ = ["COMBINED", "INSTRUCTION", "KeywordChoice", "SelectionPlan", "fill_report", "instructions_of", "load_plan",
+           "plan_label", "plan_names", "plan_path", "recheck", "scaled", "select_contexts"]

@@ -9,7 +9,7 @@ so a kill loses at most the shards in flight. Item-level generation
 goes through the resumable core (online) or a provider batch file (export, import, re-export
 what is missing). Files, under ``ground/`` in the build folder: ``shards.json``,
 ``vocab/part-*.json``, ``vocab.json``, ``keywords.jsonl`` (editable), ``features/part-*.jsonl``,
-``contexts.jsonl``, ``select-rejected.jsonl``, ``requests.jsonl``, ``generations.jsonl``,
+``contexts.jsonl``, ``select-rejected.jsonl``, ``select-fill.json``, ``requests.jsonl``, ``generations.jsonl``,
 ``batch/``, ``rows.jsonl``, ``rejected.jsonl``, ``validation.jsonl``."""
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ PIPELINE = "ground"
 SHARDS, VOCAB, KEYWORDS = layout.GROUND_SHARDS, layout.GROUND_VOCAB, layout.GROUND_KEYWORDS
 KEYWORDS_MADE, KEYWORDS_RANKED = layout.GROUND_KEYWORDS_MADE, layout.GROUND_KEYWORDS_RANKED
 CONTEXTS, SELECT_REJECTED = layout.GROUND_CONTEXTS, layout.GROUND_SELECT_REJECTED
+SELECT_FILL = layout.GROUND_SELECT_FILL
 REQUESTS, GENERATIONS = layout.GROUND_REQUESTS, layout.GROUND_GENERATIONS
 ROWS, REJECTED, VALIDATION = layout.GROUND_ROWS, layout.GROUND_REJECTED, layout.GROUND_VALIDATION
 DRAWN_ALONE = "drawn-alone"  # each context's need for the context drawn alone, not as the plan's share
@@ -223,17 +224,29 @@ def _feature_records(ctx: StageContext) -> Iterator[dict]:
 @stage("select", pipeline=PIPELINE, after=("features",), help="contexts per the plan, each re-checked")
 def select_stage(ctx: StageContext) -> dict[str, int]:
     plan = scaled(load_plan(ctx.inputs.get("plan")), ctx.number("plan_scale", 1))
+    if "keyword_choice" in ctx.params:  # named on the command line, or kept by a folder made before the setting
+        plan.keywords = replace(plan.keywords, choice=ctx.text("keyword_choice"))
     rejected: list[dict] = []
     duplicates: list[str] = []
+    fill: dict = {}
     contexts = select_contexts(_feature_records(ctx), plan, ctx.text("language"), keyword_list(ctx), rejected,
-                               duplicates)
+                               duplicates, fill)
     if duplicates:
         ctx.note(f"{len(duplicates)} documents left out: their doc_id was used before (first: {duplicates[0]!r:.60})")
     write_jsonl(ctx.output(CONTEXTS), (c.to_json() for c in contexts))
     write_jsonl(ctx.output(SELECT_REJECTED), rejected)
+    _write_json(ctx.output(SELECT_FILL), fill)
+    for kind in fill["shortfall"]:
+        entry = fill["kinds"][kind]
+        values = "; ".join(f"{v}: {e['filled']} of {e['asked']}" for v, e in entry["values"].items()
+                           if e["filled"] < e["asked"])
+        ctx.note(f"warning: shortfall: the corpus filled {entry['filled']} of the {entry['asked']} {kind} contexts "
+                 f"the plan asks for ({values}); the rows' mix is not the plan's")
     kinds = Counter(c.features["kind"] for c in contexts)
-    return {"contexts": len(contexts), "recheck_failed": len(rejected), "duplicate_doc_ids": len(duplicates),
-            **dict(sorted(kinds.items()))}
+    pool = {"keyword_words": fill["pool_words"]} if fill["words"] else {}
+    return {"contexts": len(contexts), "contexts_asked": sum(e["asked"] for e in fill["kinds"].values()),
+            "recheck_failed": len(rejected), "duplicate_doc_ids": len(duplicates), **dict(sorted(kinds.items())),
+            **pool, **{f"short: {k}": v for k, v in sorted(fill["shortfall"].items())}}
 
 
 def _contexts(ctx: StageContext) -> list[MinedContext]:
