@@ -15,7 +15,7 @@ LAYERS = ["_version", "core", "records", "languages", "text", "checkers", "datas
 # inside builder/, a step imports only what comes before it: the shared machinery, the pipelines
 # that make rows, the review of those rows, then what reads a reviewed build (status, release)
 BUILDER_STEPS = [("migrate", "project", "stages", "executors", "candidates", "licences"), ("trans", "ground"),
-                 ("review",), ("status", "release")]
+                 ("multiturn",), ("review",), ("status", "release")]
 ROOT = Path(indicifeval.__file__).parent
 
 

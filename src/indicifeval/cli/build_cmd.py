@@ -1,5 +1,5 @@
 """``indicifeval build``: dataset building. ``build status DIR`` prints a build folder's stage
-table; the Trans, Ground and review verbs register themselves here."""
+table; the Trans, Ground, multi-turn and review verbs register themselves here."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from indicifeval.cli.common import HelpFormatter, add_parser
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from indicifeval.cli import build_ground_cmd, build_review_cmd, build_trans_cmd
+    from indicifeval.cli import build_ground_cmd, build_multiturn_cmd, build_review_cmd, build_trans_cmd
     from indicifeval.cli.build_common import show_status
 
     p = add_parser(sub, "build",
@@ -26,4 +26,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     status.set_defaults(handler=show_status)
     build_trans_cmd.register(verbs)
     build_ground_cmd.register(verbs)
+    build_multiturn_cmd.register(verbs)
     build_review_cmd.register(verbs)

@@ -26,6 +26,11 @@ GROUND_REQUESTS, GROUND_GENERATIONS = "ground/requests.jsonl", "ground/generatio
 GROUND_ROWS, GROUND_REJECTED = "ground/rows.jsonl", "ground/rejected.jsonl"
 GROUND_VALIDATION = "ground/validation.jsonl"
 GROUND_SELECT_FILL = "ground/select-fill.json"  # per kind: contexts asked, filled; the keywords used
+# a multi-turn build: turn 1's Trans rows, the drawn follow-ups (their English the Trans stages'
+# source, translated into trans/), then the conversations with a status and their validation
+MULTITURN_TURN1, MULTITURN_DRAFTS = "multiturn/turn1.jsonl", "multiturn/drafts.jsonl"
+MULTITURN_FOLLOW_UPS, MULTITURN_ROWS = "multiturn/follow-ups.en.jsonl", "multiturn/conversations.jsonl"
+MULTITURN_VALIDATION = "multiturn/validation.jsonl"
 # what `indicifeval validate BUILD` writes there: the findings over every pipeline's rows
 BUILD_VALIDATION = "validation.jsonl"
 # Human review, in the build folder: the app's database, and what export writes from it
@@ -54,7 +59,8 @@ def score_file_names(mode: str, primary: str | None) -> tuple[str, str]:
 __all__ = ["BUILD_ROWS", "BUILD_VALIDATION", "GENERATIONS", "GROUND_CONTEXTS", "GROUND_GENERATIONS", "GROUND_KEYWORDS",
            "GROUND_KEYWORDS_MADE", "GROUND_KEYWORDS_RANKED", "GROUND_REJECTED", "GROUND_REQUESTS", "GROUND_ROWS",
            "GROUND_SELECT_FILL", "GROUND_SELECT_REJECTED", "GROUND_SHARDS", "GROUND_VALIDATION", "GROUND_VOCAB",
-           "MANIFEST", "RELEASE_HUB",
+           "MANIFEST", "MULTITURN_DRAFTS", "MULTITURN_FOLLOW_UPS", "MULTITURN_ROWS", "MULTITURN_TURN1",
+           "MULTITURN_VALIDATION", "RELEASE_HUB",
            "RELEASE_INFO", "RELEASE_ROWS", "RESPONSES", "REVIEW_AGREEMENT", "REVIEW_DB", "REVIEW_GUIDELINES",
            "REVIEW_VERDICTS", "ROWS",
            "SCORES", "SUMMARY", "TRANS_CANDIDATES", "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS",

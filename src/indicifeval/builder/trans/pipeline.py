@@ -79,6 +79,28 @@ def _source_file(build: BuildFolder, source: str | Path) -> Path:
     return out
 
 
+
+def trans_calls(build: BuildFolder, language: str, source: Path, spec: ModelSpec | None,
+                chosen: dict[str, str]) -> dict[str, StageCall]:
+    """How each Trans stage is called: the English rows in ``source`` translated into ``language``
+    by ``spec`` with the settings ``chosen`` (``TransSettings.resolve``); ``build multiturn`` calls
+    its follow-ups' stages so too."""
+    plan_params = {k: chosen[k] for k in ("units", "instructions")}
+    protect = {"protect": chosen["protect"]}
+    phrases = build.folder / trans_stages.PHRASES
+    return {
+        "plan": StageCall(inputs={"source": source}, params={"language": language, **plan_params}),
+        "pretranslate": StageCall(params={"language": language}, model=spec),
+        # inline: the phrase table's words are part of what is asked, so an edit asks again
+        "translate": StageCall(inputs={"pretranslations": phrases} if chosen["protect"] == "inline" else {},
+                               params={"language": language, **protect}, model=spec),
+        "assemble": StageCall(inputs={"pretranslations": phrases}, params={"language": language, **protect},
+                              model=spec),
+        "validate": StageCall(inputs={"candidates": build.folder / trans_stages.CANDIDATES},
+                              params={"language": language}, model=spec),
+    }
+
+
 def build_trans(out: str | Path, language: str, source: str | Path, model: ModelSpec | None, *,
                 settings: TransSettings = TransSettings(), until: str | None = None, force: Iterable[str] = (),
                 overwrite: bool = False, on_stage: Callable[[str, StageRecord], None] | None = None,
@@ -99,26 +121,11 @@ def build_trans(out: str | Path, language: str, source: str | Path, model: Model
     if spec is not None:
         spec.identity()  # options checked before any folder is made
     build = BuildFolder(out).create(language, overwrite)
-    chosen = settings.resolve(build)
-    plan_params = {k: chosen[k] for k in ("units", "instructions")}
-    protect = {"protect": chosen["protect"]}
-    phrases = build.folder / trans_stages.PHRASES
-    calls = {
-        "plan": StageCall(inputs={"source": _source_file(build, source)}, params={"language": language,
-                                                                                   **plan_params}),
-        "pretranslate": StageCall(params={"language": language}, model=spec),
-        # inline: the phrase table's words are part of what is asked, so an edit asks again
-        "translate": StageCall(inputs={"pretranslations": phrases} if chosen["protect"] == "inline" else {},
-                               params={"language": language, **protect}, model=spec),
-        "assemble": StageCall(inputs={"pretranslations": phrases}, params={"language": language, **protect},
-                              model=spec),
-        "validate": StageCall(inputs={"candidates": build.folder / trans_stages.CANDIDATES},
-                              params={"language": language}, model=spec),
-    }
+    calls = trans_calls(build, language, _source_file(build, source), spec, settings.resolve(build))
     done = run_pipeline(build, trans_stages.PIPELINE, calls, until=until, force=force, on_stage=on_stage,
                         progress=progress, backend=backend)
     require_rows(build, done, ("assemble", "validate"))
     return done
 
 
-__all__ = ["STAGES", "TransSettings", "build_trans"]
+__all__ = ["STAGES", "TransSettings", "build_trans", "trans_calls"]
