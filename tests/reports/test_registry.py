@@ -35,7 +35,7 @@ def test_every_analysis_explains_itself():
     units = registered()
     assert list(units) == ["trans_languages", "ground_languages", "delta_language", "delta_category", "delta_family",
                            "keywords", "cross_lingual", "thinking", "per_instruction", "comparison",
-                           "repeated_samples"]
+                           "repeated_samples", "turn_accuracy", "turn_decay", "turn_forgetting", "turn_delta"]
     for name, unit in units.items():
         assert unit.short_title.strip() and len(unit.short_title) < 30, name
         assert len(unit.what) > 40 and len(unit.how) > 40, name
@@ -57,7 +57,9 @@ def test_registering_twice_is_refused():
 def test_tables_carry_their_metadata(runs):
     rep = build_report(runs, n_boot=20)
     # two runs, a thinking pair: every analysis has rows but the repeated samples one (no run has several)
-    assert set(rep.tables) == set(registered()) - {"repeated_samples"}
+    # and the conversations' (no run has turns)
+    assert set(rep.tables) == set(registered()) - {"repeated_samples", "turn_accuracy", "turn_decay",
+                                                   "turn_forgetting", "turn_delta"}
     for table in rep.tables.values():
         assert all(isinstance(c, Column) for c in table.columns)
         for i, column in enumerate(table.columns):

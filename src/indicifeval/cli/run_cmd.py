@@ -22,7 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     data = p.add_argument_group("data")
     data.add_argument("--data", default="hub", help="'hub' (ai4bharat/IndicIFEval), a local folder in the hub's "
                       "parquet layout, a JSONL/JSON/Parquet file, 'sample' or a suite's sample: 'sample-beyond', "
-                      "'sample-open-instruct', 'sample-ifbench'")
+                      "'sample-open-instruct', 'sample-ifbench'; or conversations (Multi-IF's CSV/JSONL or ours, "
+                      "found by their turn fields; 'sample-multiturn': 2 per language from the sample), each turn "
+                      "asked with the conversation so far and scored per turn")
     data.add_argument("--revision", help="hub revision (commit) to pin; recorded in the manifest")
     data.add_argument("--subsets", default="trans,ground", help="trans, ground or both")
     data.add_argument("--languages", default="all", help="'all' (14 Indic + en where present) or e.g. hi,bn")
@@ -46,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from indicifeval.cli.output import report_result, run_progress
+    from indicifeval.cli.output import report_result, run_progress, turn_table
     from indicifeval.runs.runner import DataOptions
     from indicifeval.runs.runner import run as run_model
 
@@ -62,5 +64,6 @@ def run(args: argparse.Namespace) -> int:
 
     report_result(outcome.result.summary, outcome.notes,
                   f"{outcome.generated} generated, {outcome.resumed} already done; run folder {outcome.folder}"
-                  + after_scores(outcome.folder), quiet=args.quiet)
+                  + after_scores(outcome.folder), quiet=args.quiet,
+                  extra=[turn_table(outcome.result.summary)] if "per_turn" in outcome.result.summary else None)
     return 0

@@ -35,6 +35,7 @@ class Generation:
     subset: str | None = None
     sample: int = 0  # which of a run's repeated samples of the row (its uid then ends "#s<n>")
     seed: int | None = None  # the sampling seed it was asked with, where the run recorded one
+    turn: int = 0  # a conversation's turn (its uid then ends "#t<n>"); 0: a single-turn row
 
     def to_json(self) -> dict:
         out = {"uid": self.uid, "key": self.key, "language": self.language, "subset": self.subset}
@@ -43,6 +44,8 @@ class Generation:
             del out["sample"]
         if self.seed is None:
             del out["seed"]
+        if not self.turn:
+            del out["turn"]
         out["format_version"] = GENERATION_FORMAT
         return out
 

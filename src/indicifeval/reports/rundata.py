@@ -60,6 +60,7 @@ class RunData:
     id_codes: set[int] = field(default_factory=set)  # every instruction id the run's rows list
     has_parallel_trans: bool = False  # some Trans row carries the parallel tags
     sample: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # each line's sample number
+    turn: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # each line's turn (0: none)
     samples: int = 1  # samples per prompt (``run --samples``): lines of one prompt are pooled in its groups
     source: dict = field(default_factory=dict)  # where the samples are: folder and file names
     _cache: dict = field(default_factory=dict, repr=False)
@@ -142,6 +143,7 @@ class RunBuilder:
         self.names: dict[str, str] = {}  # one string object per language, not one per line
         self.sections: list[str] = []
         self.sample: list[int] = []
+        self.turn: list[int] = []
         self.section_of: dict[tuple, str] = {}  # the rows' id lists repeat: each looked up once
 
     def add(self, score: RowScore, row: tuple[bool, str | None] | None) -> None:
@@ -178,6 +180,7 @@ class RunBuilder:
             passed += verdicts[:m]
         parallel, resp_lang = row or (False, None)
         self.sample.append(score.sample)
+        self.turn.append(score.turn)
         self.parallel.append(parallel)
         data.resp_lang.append(resp_lang)
         if parallel and cell[0] == "trans":
@@ -197,6 +200,7 @@ class RunBuilder:
         data.parallel = np.asarray(self.parallel, dtype=bool)
         data.section = np.asarray(self.sections, dtype="<U16")
         data.sample = np.asarray(self.sample, dtype=np.int32)
+        data.turn = np.asarray(self.turn, dtype=np.int32)
         data.samples = int(data.sample.max()) + 1 if len(data.sample) else 1
         return data
 

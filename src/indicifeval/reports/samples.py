@@ -20,9 +20,11 @@ def row_uid(record: dict) -> tuple[str, str, str]:
 
 
 def score_uid(score: RowScore) -> tuple:
-    """``row_uid`` of a scores line's row (with the sample's number after it, for sample 1 on)."""
-    uid = (score.language, score.subset, str(score.key))
-    return uid if not score.sample else (*uid, score.sample)
+    """``row_uid`` of a scores line's row (with the sample's number after it, for sample 1 on; a
+    conversation's turn as ``t<n>``)."""
+    uid: tuple = (score.language, score.subset, str(score.key))
+    uid = uid if not score.sample else (*uid, score.sample)
+    return uid if not score.turn else (*uid, f"t{score.turn}")
 
 
 def read_answers(folder: Path, name: str | None) -> dict[tuple, tuple]:
@@ -33,6 +35,7 @@ def read_answers(folder: Path, name: str | None) -> dict[tuple, tuple]:
     if name == GENERATIONS:
         for g in RunStore(folder).read_generations():
             uid = row_uid(g) if not g.get("sample") else (*row_uid(g), int(g["sample"]))
+            uid = uid if not g.get("turn") else (*uid, f"t{int(g['turn'])}")
             answers[uid] = (g.get("answer"), g.get("reasoning"), g.get("finish_reason"))
     elif name:
         for _, r in read_jsonl(folder / name):
@@ -50,7 +53,7 @@ def sample(run: str, s: RowScore, prompt: str | None, answer: tuple) -> dict:
         "prompt": prompt, "answer": answer[0], "reasoning": answer[1], "finish_reason": answer[2],
         "instruction_id_list": s.instruction_id_list, "strict": s.strict, "loose": s.loose,
         "explanations": s.explanations, "prompt_strict": s.prompt_strict, "prompt_loose": s.prompt_loose,
-        **({"sample": s.sample} if s.sample else {}),
+        **({"sample": s.sample} if s.sample else {}), **({"turn": s.turn} if s.turn else {}),
     }
 
 

@@ -9,11 +9,15 @@ from pathlib import Path
 from indicifeval.checkers import ScoringMode
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import Row, load_rows
+from indicifeval.dataset.multiturn import is_multiturn_data, load_conversations
+from indicifeval.dataset.turn_answers import TurnAnswers
 from indicifeval.records import Generation, RunManifest, model_facts
 from indicifeval.records.layout import ROWS
+from indicifeval.runs.conversations import all_turn_uids, turn_answers
 from indicifeval.runs.sampling import sample_uid
 from indicifeval.runs.store import RunStore, now_iso
 from indicifeval.scoring.api import score_rows
+from indicifeval.scoring.multiturn import score_conversations
 from indicifeval.scoring.output import ScoreResult
 from indicifeval.scoring.samples import summarize_samples
 from indicifeval.scoring.summary import summarize
@@ -31,9 +35,11 @@ def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FI
     if not (store.folder / ROWS).exists():
         raise InputError("not a run folder (no rows.jsonl)", str(store.folder))
     mode = ScoringMode(scoring)
-    rows = load_rows(store.folder / ROWS)
     generations = store.latest_generations()
     manifest = store.read_manifest()
+    if is_multiturn_data(store.folder / ROWS):
+        return _score_turns(store, mode, generations, manifest.to_json() if manifest else {})
+    rows = load_rows(store.folder / ROWS)
     k = max(1, manifest.samples if manifest else 1)
     pairs: list[tuple[Row, str | None]] = []
     uids: list[str] = []
@@ -83,6 +89,28 @@ def score_folder(folder: str | Path, scoring: ScoringMode | str = ScoringMode.FI
         notes.append(f"{stats['reasoning_unterminated']} answers are empty: the reasoning never ended")
     rows_scored = [r for r, _ in pairs]
     return ScoreResult(scores, summary, mode, notes, rows_scored, [t for _, t in pairs])
+
+
+def _score_turns(store: RunStore, mode: ScoringMode, generations: dict[str, dict], manifest: dict) -> ScoreResult:
+    """A run of conversations: a score line per turn (``scoring.multiturn``); a turn counts only
+    when its answer was made for the conversation as it went (``runs.turns``)."""
+    conversations = load_conversations(store.folder / ROWS)
+    answers, stops = turn_answers(conversations, generations)
+    found = TurnAnswers(by_language=dict(answers))
+    result = score_conversations(conversations, found, scoring=mode, allow_missing=True, strip_reasoning=False)
+    uids = all_turn_uids(conversations)
+    failed = stops.get("failed", 0)
+    result.summary["run"] = _run_stats(uids, generations, manifest, failed, stops.get("stale", 0))
+    result.summary["run"]["conversations"] = len(conversations)
+    notes = [n for n in result.notes if "had no answer" not in n]
+    unanswered = len(uids) - len(answers)
+    if unanswered:
+        notes.insert(0, f"{unanswered} turns have no usable answer yet (scored as failing; a turn after an "
+                        f"unanswered one is never asked): {stops.get('missing', 0)} conversations stop at a turn not "
+                        f"asked yet, {failed} at a failed one, {stops.get('stale', 0)} at one asked for another "
+                        f"history; run again to finish them")
+    result.notes[:] = notes
+    return result
 
 
 def _run_stats(uids: list[str], generations: dict[str, dict], manifest: dict, failed: int, stale: int) -> dict:

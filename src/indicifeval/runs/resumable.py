@@ -78,6 +78,7 @@ def record_of(result: GenerationResult, job: Job, max_answer_chars: int) -> Gene
         usage=result.usage, latency_s=None if result.latency_s is None else round(result.latency_s, 4),
         attempts=result.attempts, key=job.meta.get("key"), language=job.meta.get("language"),
         subset=job.meta.get("subset"), sample=job.meta.get("sample", 0), seed=job.meta.get("seed"),
+        turn=job.meta.get("turn", 0),
     )
 
 

@@ -14,9 +14,11 @@ from pathlib import Path
 
 from indicifeval._version import __version__
 from indicifeval.checkers import ScoringMode
+from indicifeval.core.errors import InputError
 from indicifeval.core.folders import claim
 from indicifeval.dataset import load_dataset
 from indicifeval.records import RunManifest
+from indicifeval.records.layout import ROWS
 from indicifeval.runs import provenance
 from indicifeval.runs.backends import Backend, BackendError
 from indicifeval.runs.backends.spec import ModelSpec
@@ -51,7 +53,8 @@ class RunOutcome:
 def _manifest(spec: ModelSpec, data_info: dict, scoring: str, max_answer_chars: int) -> RunManifest:
     return RunManifest(
         model=spec.identity(),
-        data={k: data_info.get(k) for k in ("source", "repo", "revision", "subsets", "languages", "tags", "limit")},
+        data={**{k: data_info.get(k) for k in ("source", "repo", "revision", "subsets", "languages", "tags", "limit")},
+              **({"multiturn": True} if data_info.get("multiturn") else {})},
         max_answer_chars=max_answer_chars, backend_options=spec.options.to_json(), scoring=scoring,
         indicifeval_version=__version__,
     )
@@ -122,12 +125,24 @@ def _jobs(spec: ModelSpec, rows: list, samples: int) -> list[Job]:
 def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: ScoringMode, backend: Backend | None,
                 on_total, on_progress, max_answer_chars: int, samples: int = 1,
                 command: Sequence[str] | None = None) -> RunOutcome:
-    dataset = load_dataset(data.subsets, data.languages, data.source, revision=data.revision,
-                           tags=data.tags, limit=data.limit)
-    manifest = _manifest(spec, dataset.info, mode.value, max_answer_chars)
+    from indicifeval.runs import conversations as mt
+
+    multiturn = mt.is_conversation_source(data.source)
+    if multiturn:
+        if samples > 1:
+            raise InputError(f"--samples {samples} with conversations (multi-turn data) is not supported: run each "
+                             f"sample as a run of its own (--seed)", field="samples")
+        convs, info = mt.load_conversation_data(data.source, data.languages, data.tags, data.limit)
+        hashes, uids = mt.turn_content_hashes(convs), mt.all_turn_uids(convs)
+    else:
+        dataset = load_dataset(data.subsets, data.languages, data.source, revision=data.revision,
+                               tags=data.tags, limit=data.limit)
+        info, hashes = dataset.info, [r.content_hash for r in dataset.rows]
+        jobs = _jobs(spec, dataset.rows, samples)
+        uids = [j.uid for j in jobs]
+    manifest = _manifest(spec, info, mode.value, max_answer_chars)
     old = store.check_resumable(manifest)
     store.repair()
-    jobs = _jobs(spec, dataset.rows, samples)
     manifest.samples = samples
     if old is not None:
         manifest.scoring, manifest.scored = old.scoring, old.scored  # scores.jsonl keeps its mode
@@ -136,11 +151,16 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
     manifest.started_at = manifest.started_at or now_iso()
     manifest.provenance = provenance.carried(
         old.provenance if old is not None else None,
-        provenance.build(spec, dataset.info, [r.content_hash for r in dataset.rows], scoring=manifest.scoring,
-                         samples=samples, max_answer_chars=max_answer_chars, command=command, started_at=now_iso()))
-    manifest.status, manifest.items = "generating", len(jobs)
+        provenance.build(spec, info, hashes, scoring=manifest.scoring, samples=samples,
+                         max_answer_chars=max_answer_chars, command=command, started_at=now_iso()))
+    manifest.status, manifest.items = "generating", len(uids)
     store.write_manifest(manifest)
-    store.write_rows(dataset.rows)
+    if multiturn:
+        from indicifeval.dataset.multiturn import write_conversations_jsonl
+
+        write_conversations_jsonl(convs, store.folder / ROWS)
+    else:
+        store.write_rows(dataset.rows)
 
     def opened() -> Backend:
         """The backend, made when something is to be generated; its chat template must be the one
@@ -158,8 +178,13 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
         store.write_manifest(manifest)
         return made
 
-    filled = fill(store.log, jobs, opened, shared=False, max_answer_chars=max_answer_chars, on_progress=on_progress,
-                  on_start=(lambda asking, reused: on_total(len(jobs), reused)) if on_total else None)
+    if multiturn:
+        filled = mt.fill_turns(store.log, spec, convs, opened, max_answer_chars=max_answer_chars,
+                               on_total=on_total, on_progress=on_progress)
+    else:
+        filled = fill(store.log, jobs, opened, shared=False, max_answer_chars=max_answer_chars,
+                      on_progress=on_progress,
+                      on_start=(lambda asking, reused: on_total(len(jobs), reused)) if on_total else None)
     notes: list[str] = []
     if filled.changed:
         notes.append(f"{len(filled.changed)} items changed since they were generated (prompt, instructions or "
@@ -178,7 +203,7 @@ def _run_locked(spec: ModelSpec, store: RunStore, data: DataOptions, mode: Scori
     manifest.status = "complete" if failed == 0 and result.summary["missing_responses"] == 0 else "incomplete"
     manifest.finished_at = now_iso()
     manifest.provenance["answers"] = {**manifest.provenance.get("answers", {}),
-                                      **provenance.answer_counts(store.latest_generations(), [j.uid for j in jobs])}
+                                      **provenance.answer_counts(store.latest_generations(), uids)}
     store.write_manifest(manifest)
     if mode.value != manifest.scoring:
         notes.append(f"this run was made with {manifest.scoring} scoring: its scores.jsonl stay {manifest.scoring}; "

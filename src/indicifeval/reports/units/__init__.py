@@ -8,3 +8,4 @@ from indicifeval.reports.units import keywords  # noqa: F401  keywords, cross-li
 from indicifeval.reports.units import thinking  # noqa: F401
 from indicifeval.reports.units import runs  # noqa: F401  per instruction, run comparison
 from indicifeval.reports.units import samples  # noqa: F401  repeated samples: mean, all k, any of k
+from indicifeval.reports.units import turns  # noqa: F401  conversations: by turn, decay, forgetting, Δ per turn
