@@ -180,7 +180,7 @@ def evidence(text: str, language: str) -> Evidence:
     english = sum(1 for w in words if w in _english())
     rival, rival_words, own_distinct = None, 0, len(own)
     best, margin = _read(latin_words(text), language) if latin >= LATIN_SHARE * len(letters) else (None, 0.0)
-    if best is None:
+    if own_table:  # the word lists' evidence too: the model and the lists each accept what they know
         for other in _others():
             if other == language:
                 continue
@@ -190,6 +190,11 @@ def evidence(text: str, language: str) -> Evidence:
             if their_only > 2 * mine_only + 1 and their_only > rival_words:
                 rival, rival_words, own_distinct = other, their_only, mine_only
     return Evidence(latin, len(letters), len(words), own, english, rival, rival_words, own_distinct, best, margin)
+
+
+VETO = 2  # words only a sibling language of the same script lists, to refuse what the model accepts;
+SIBLING_VETO = 5  # where the model cannot tell the two apart (Hindi and Urdu, one class), 5
+CLOSE_CALL = 2.5  # nats a word: the model's lead over the language below which the word lists may decide
 
 
 def _name(code: str) -> str:
@@ -205,15 +210,32 @@ def verdict(ev: Evidence, language: str) -> tuple[bool, str]:
     share = ev.latin / ev.letters
     if share < LATIN_SHARE:
         return False, f"{100 * share:.0f}% of the letters are Latin, needed at least {100 * LATIN_SHARE:.0f}%"
+    listed = _listed(ev, language, name, share) if _romanized(language) else (False, "")
     if ev.model is not None:
         if ev.words < MIN_WORDS:
             return False, f"{ev.words} word{'' if ev.words == 1 else 's'} in Latin letters, needed at least {MIN_WORDS}"
-        if ev.model != model().class_of(language):
-            read = "English" if ev.model == "en" else f"romanised {_name(ev.model)}"
-            return False, (f"{100 * share:.0f}% Latin letters, but they read as {read}, not {name} "
-                           f"({-ev.margin:.2f} nats a word likelier)")
-        return True, (f"{100 * share:.0f}% Latin letters; {ev.words} words read as romanised {name} "
-                      f"({ev.margin:.2f} nats a word over the next language)")
+        own = model().class_of(language)
+        # another language's listed words veto the model; where the model cannot tell them apart (Hindi
+        # and Urdu, one class), only clearly more of them (their everyday words are the same)
+        vetoed = ev.rival is not None and (
+            ev.rival_words >= SIBLING_VETO if model().class_of(ev.rival) == own else
+            ev.rival_words >= VETO and get_profile(ev.rival).script == get_profile(language).script)
+        if ev.model == own and not vetoed:
+            return True, (f"{100 * share:.0f}% Latin letters; {ev.words} words read as romanised {name} "
+                          f"({ev.margin:.2f} nats a word over the next language)")
+        # a veto, code-mixed text the model reads as English, or a close call between two languages: the
+        # word lists decide
+        if ev.model == own or (listed[0] and (ev.model == "en" or -ev.margin < CLOSE_CALL)):
+            return listed
+        read = "English" if ev.model == "en" else f"romanised {_name(ev.model)}"
+        return False, (f"{100 * share:.0f}% Latin letters, but they read as {read}, not {name} "
+                       f"({-ev.margin:.2f} nats a word likelier)")
+    return _listed(ev, language, name, share)
+
+
+def _listed(ev: Evidence, language: str, name: str, share: float) -> tuple[bool, str]:
+    """The word lists' verdict: enough of the language's romanised words, fewer English function
+    words, and no other language's words outnumbering them."""
     words = f"{len(ev.own)} {name} word{'' if len(ev.own) == 1 else 's'}"
     found = (f"{words} typed in Latin ({', '.join(dict.fromkeys(ev.own[:8]))})" if ev.own
              else f"no {name} word typed in Latin")
