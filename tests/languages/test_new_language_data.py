@@ -263,7 +263,8 @@ def test_a_ground_build_that_takes_every_prompt_for_hindi_stops_and_says_why(pro
               "language_names": {**hindi["language_names"], "mai": "मैथिली"}})
     capsys.readouterr()
     assert _build_ground(tmp_path / "g", corpus(tmp_path / "mai.jsonl"), "fake:0") == 1
-    err = capsys.readouterr().err.strip().splitlines()
+    err = [line for line in capsys.readouterr().err.strip().splitlines()
+           if "warning: shortfall" not in line]  # (a small corpus fills less than the plan asks: said, not fatal)
     assert len(err) == 1 and "were identified as Hindi (hi), not Maithili (mai)" in err[0], err
     assert "function_words" in err[0] and '"cld2"' in err[0] and "languages --check mai" in err[0]
     rejected = (tmp_path / "g" / "ground" / "rejected.jsonl").read_text(encoding="utf-8").splitlines()
