@@ -104,3 +104,51 @@ def test_unreviewed_conversations_wait(built, tmp_path):
     finally:
         if saved is not None:
             verdicts.write_bytes(saved)
+
+
+def test_the_review_app_shows_conversations_and_its_verdicts_reach_the_release(built, tmp_path):
+    pytest.importorskip("starlette")
+    import re
+    import shutil
+
+    from starlette.testclient import TestClient
+
+    from indicifeval.builder.review.app import create_app
+    from indicifeval.builder.review.serve import open_review, read_annotators
+    from tests.builder.review_fixtures import annotators_file, token
+
+    folder = tmp_path / "hi-mt"
+    shutil.copytree(built[1], folder)
+    (folder / REVIEW_VERDICTS).unlink(missing_ok=True)
+    conversations = {str(c.id): c for _, c in read_conversations(folder / MULTITURN_ROWS)}
+    review = open_review([folder], read_annotators(annotators_file(tmp_path)), overlap=0.0, seed=1)
+    assert sorted(i.id for i in review.desk.items()) == sorted(conversations)  # one item per conversation
+    c = TestClient(create_app(review), follow_redirects=False)
+    form = re.search(r'name="csrf" value="([^"]+)"', c.get("/login").text).group(1)
+    assert c.post("/login", data={"token": token("asha"), "csrf": form}).status_code == 303
+    judged: dict[str, str] = {}
+    while (location := c.get("/next").headers.get("location")) is not None:
+        page = c.get(location).text
+        item = re.search(r'data-item="([^"]+)"', page).group(1)
+        talk = conversations[item]
+        for n, turn in enumerate(talk.turns, start=1):  # every turn: its prompt and instruction list
+            assert f'id="turn-{n}"' in page and f'id="prompt-{n}"' in page
+            assert all(f"<code>{iid}</code>" in page for iid in turn.instruction_id_list)
+        assert 'id="source-2"' in page and "Now rewrite your answer" in page  # a follow-up's English source
+        data = {"item": item, "csrf": re.search(r'name="csrf" value="([^"]+)"', page).group(1)}
+        no = not judged  # the first conversation: not meaningful
+        for q in dict.fromkeys(re.findall(r'name="(q_[a-z]+)"', page)):
+            values = re.findall(rf'name="{q}" value="([^"]+)"', page)
+            data[q] = values[-1] if no and q == "q_meaningful" else values[0]
+        if not no and "This row fails validation" in page:
+            data["approve_despite_validation"] = "yes"
+        assert c.post("/verdict", data=data).status_code == 303
+        judged[item] = "incorrect" if no else "correct"
+    for store in review.stores:
+        store.close()
+    assert judged and set(judged) <= set(conversations)
+    out = tmp_path / "release"
+    report = finalize([folder], out)  # the review database's verdicts
+    assert report.counts["hi"]["multiturn"]["released"] == len(judged)
+    tags = {str(c.id): c.tags for c in load_conversations(out)}
+    assert {i: ("incorrect" if "incorrect" in t else "correct") for i, t in tags.items()} == judged
