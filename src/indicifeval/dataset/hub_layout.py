@@ -23,6 +23,12 @@ def configs() -> dict[str, str]:
     return dict(composition().configs)
 
 
+def conversation_config(kind: str = "multiturn") -> str:
+    """The hub config that holds conversations (``indicifeval-multiturn``), apart from the row
+    configs: ``layout_files`` and ``is_hub_layout`` see rows only."""
+    return composition().conversation_config(kind)
+
+
 @lru_cache(maxsize=256)
 def named_split(file: str) -> tuple[str | None, str | None]:
     """(language, subset) a file's name gives, as one split is saved on its own:

@@ -23,12 +23,14 @@ from typing import Any
 
 from indicifeval.checkers import REGISTRY, Draw, KwargError, ScoringMode, clean_kwargs, get_rules, resolve_args
 from indicifeval.core.errors import InputError, Source
-from indicifeval.core.files import write_text
+from indicifeval.core.files import StagedFiles, write_text
 from indicifeval.core.safe_text import sanitize_value
+from indicifeval.dataset.hub_layout import conversation_config, is_hub_layout
 from indicifeval.dataset.readers import read_records
 from indicifeval.dataset.rows import check_key, found_fields
 from indicifeval.languages import UnknownLanguageError, get_profile, list_languages, world_languages
 from indicifeval.records import MULTITURN, Conversation, Turn
+from indicifeval.records.layout import RELEASE_CONVERSATIONS, RELEASE_ROWS
 
 TURN_PROMPT = re.compile(r"turn_(\d+)_prompt")
 _ABSENT = ("", "None")
@@ -42,10 +44,14 @@ def is_multiturn_record(record: dict) -> bool:
 
 def is_multiturn_data(data: str | Path) -> bool:
     """Whether a file (or a folder's first file) holds conversations: a ``.csv`` always does
-    (rows are never CSV); otherwise its first record tells."""
+    (rows are never CSV), so does a release folder or hub layout with conversations and no
+    rows; otherwise its first record tells."""
     path = Path(data)
     if not path.exists():
         return False
+    if path.is_dir() and ((path / RELEASE_CONVERSATIONS).is_file() or _hub_files(path) or _hub_files(path / "hub")):
+        # a release or hub layout holding conversations and no rows
+        return not (path / RELEASE_ROWS).is_file() and not is_hub_layout(path) and not is_hub_layout(path / "hub")
     if path.is_file() and path.suffix.lower() == ".csv":
         return True
     if path.is_dir() and any(path.glob("*.csv")):
@@ -219,11 +225,27 @@ def read_csv(path: Path) -> Iterator[tuple[Source, dict]]:
             yield source, sanitize_value(record)
 
 
+def _hub_files(folder: Path) -> list[Path]:
+    """The conversations' split files of a hub layout (``indicifeval-multiturn/<lang>-*.parquet``)."""
+    return sorted((folder / conversation_config()).glob("*.parquet")) if folder.is_dir() else []
+
+
 def conversation_records(data: str | Path | Iterable[dict]) -> Iterator[tuple[Source, dict]]:
+    """(source, record) of conversations: a CSV, JSON lines, JSON or Parquet file or folder; a
+    hub layout (its ``indicifeval-multiturn`` config), a release folder (its ``conversations.jsonl``,
+    else its ``hub/``); or dicts."""
     if isinstance(data, (str, Path)):
         path = Path(data)
         if not path.exists():
             raise InputError("file not found", str(path))
+        if path.is_dir() and (path / RELEASE_CONVERSATIONS).is_file():  # a release folder
+            yield from read_records(path / RELEASE_CONVERSATIONS)
+            return
+        hub = next((h for h in (path, path / "hub") if _hub_files(h)), None)
+        if hub is not None:
+            for file in _hub_files(hub):
+                yield from read_records(file)
+            return
         files = sorted(path.glob("*.csv")) if path.is_dir() else []
         if path.is_file() and path.suffix.lower() == ".csv":
             files = [path]
@@ -302,6 +324,33 @@ def write_multi_if(conversations: Iterable[Conversation], path: str | Path) -> P
     return target
 
 
+def write_conversations_hub(folder: str | Path, conversations: Iterable[Conversation]) -> list[Path]:
+    """The hub layout's conversations: ``indicifeval-multiturn/<lang>-00000-of-00001.parquet``,
+    one file per language, each record Multi-IF's (every turn field its JSON text, absent turns
+    "None") and the conversation's tags; read back by ``load_conversations``. Staged: the files
+    replace earlier ones together."""
+    from indicifeval.dataset.writers import _pyarrow, parquet_bytes
+
+    pa = _pyarrow()
+    by_language: dict[str, list[Conversation]] = {}
+    for c in conversations:
+        by_language.setdefault(c.language, []).append(c)
+    config = conversation_config()
+    staged = StagedFiles(folder)
+    with staged:
+        for language, found in sorted(by_language.items()):
+            most = max(len(c.turns) for c in found)
+            ints = all(isinstance(c.key, int) and not isinstance(c.key, bool) for c in found)
+            records = [{**multi_if_record(c, most), "key": c.key if ints else str(c.key), "tags": list(c.tags)}
+                       for c in found]
+            fields = [("key", pa.int64() if ints else pa.string()), ("language", pa.string())]
+            fields += [(f"turn_{n}_{f}", pa.string()) for n in range(1, most + 1)
+                       for f in ("prompt", "instruction_id_list", "kwargs")]
+            schema = pa.schema([*fields, ("tags", pa.list_(pa.string()))])
+            staged.write_bytes(f"{config}/{language}-00000-of-00001.parquet", parquet_bytes(records, schema))
+    return [Path(folder) / n for n in staged.names]
+
+
 def write_conversations_jsonl(conversations: Iterable[Conversation], path: str | Path) -> Path:
     """Our own format: one ``Conversation.to_json`` per line."""
     target = Path(path)
@@ -310,5 +359,5 @@ def write_conversations_jsonl(conversations: Iterable[Conversation], path: str |
 
 
 __all__ = ["conversation_records", "is_multiturn_data", "is_multiturn_record", "language_code",
-           "load_conversations", "multi_if_record", "parse_conversation", "read_csv", "write_conversations_jsonl",
-           "write_multi_if"]
+           "load_conversations", "multi_if_record", "parse_conversation", "read_csv", "write_conversations_hub",
+           "write_conversations_jsonl", "write_multi_if"]

@@ -40,6 +40,9 @@ class Composition:
     titles: dict[str, str] = field(hash=False)
     profiles: Callable[[], Mapping[str, Profiled]] = field(hash=False, compare=False, repr=False)  # read when asked
     data: dict = field(default_factory=dict, hash=False, compare=False, repr=False)  # benchmark.json
+    # conversations (``multiturn``) -> their config: kept apart from ``subsets``, whose rows are
+    # parsed, scored and given lm-eval tasks; a conversation is not a row
+    conversation_configs: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     @cached_property
     def languages(self) -> tuple[str, ...]:
@@ -70,6 +73,10 @@ class Composition:
     def config_of(self, subset: str) -> str:
         return self.configs[subset]
 
+    def conversation_config(self, kind: str = "multiturn") -> str:
+        """The hub config of a kind of conversation (``indicifeval-multiturn``)."""
+        return self.conversation_configs[kind]
+
 
 def read_composition(profiles: Callable[[], Mapping[str, Profiled]]) -> Composition:
     """The composition of ``benchmark.json``, its languages from what ``profiles()`` returns
@@ -77,8 +84,10 @@ def read_composition(profiles: Callable[[], Mapping[str, Profiled]]) -> Composit
     data = read_data("benchmark.json")
     return Composition(name=data["name"], hub_repo=data["hub_repo"], subsets=tuple(data["subsets"]),
                        configs={s: info["config"] for s, info in data["subsets"].items()},
-                       titles={s: info.get("title", s) for s, info in data["subsets"].items()}, profiles=profiles,
-                       data=data)
+                       titles={s: info.get("title", s) for s, info in {**data["subsets"],
+                                                                        **data.get("conversations", {})}.items()},
+                       profiles=profiles, data=data,
+                       conversation_configs={s: info["config"] for s, info in data.get("conversations", {}).items()})
 
 
 @cache

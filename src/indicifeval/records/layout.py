@@ -41,6 +41,8 @@ BUILD_ROWS: dict[str, tuple[str, str, str | None]] = {"trans": (TRANS_ROWS, TRAN
                                                       "ground": (GROUND_ROWS, GROUND_ROWS, None)}
 # a release folder: `build finalize` writes its rows and release.json, `build publish` the hub layout
 RELEASE_ROWS, RELEASE_INFO, RELEASE_HUB = "rows.jsonl", "release.json", "hub"
+# ... and the conversations it releases: our own lines (with their release tags) and Multi-IF's format
+RELEASE_CONVERSATIONS, RELEASE_MULTI_IF = "conversations.jsonl", "conversations.multi-if.jsonl"
 
 
 def ground_part(kind: str, shard: str) -> str:
@@ -60,7 +62,8 @@ __all__ = ["BUILD_ROWS", "BUILD_VALIDATION", "GENERATIONS", "GROUND_CONTEXTS", "
            "GROUND_KEYWORDS_MADE", "GROUND_KEYWORDS_RANKED", "GROUND_REJECTED", "GROUND_REQUESTS", "GROUND_ROWS",
            "GROUND_SELECT_FILL", "GROUND_SELECT_REJECTED", "GROUND_SHARDS", "GROUND_VALIDATION", "GROUND_VOCAB",
            "MANIFEST", "MULTITURN_DRAFTS", "MULTITURN_FOLLOW_UPS", "MULTITURN_ROWS", "MULTITURN_TURN1",
-           "MULTITURN_VALIDATION", "RELEASE_HUB",
+           "MULTITURN_VALIDATION", "RELEASE_CONVERSATIONS", "RELEASE_HUB",
+           "RELEASE_MULTI_IF",
            "RELEASE_INFO", "RELEASE_ROWS", "RESPONSES", "REVIEW_AGREEMENT", "REVIEW_DB", "REVIEW_GUIDELINES",
            "REVIEW_VERDICTS", "ROWS",
            "SCORES", "SUMMARY", "TRANS_CANDIDATES", "TRANS_MT_LOG", "TRANS_PHRASES", "TRANS_PHRASE_LOG", "TRANS_PLANS",

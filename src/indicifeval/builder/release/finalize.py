@@ -17,6 +17,7 @@ from typing import Any
 from indicifeval._version import __version__
 from indicifeval.builder.candidates import read_candidates
 from indicifeval.builder.project import BuildFolder, now_iso
+from indicifeval.builder.release import conversations as conv
 from indicifeval.builder.release.portable import build_roots, corpus_reference, files_sha256, portable
 from indicifeval.builder.release.records import build_records, merged, trans_source
 from indicifeval.builder.review.items import OVERRIDE
@@ -30,9 +31,10 @@ from indicifeval.dataset import hub_record, parse_row
 from indicifeval.dataset.rows import check_unique
 from indicifeval.dataset.stats import PAPER_RECORDS
 from indicifeval.dataset.validation import validate_rows
-from indicifeval.records import AUTO_OK, HumanVerdict, Row
+from indicifeval.records import AUTO_OK, MULTITURN, Conversation, HumanVerdict, Row
 from indicifeval.records.layout import (
     GROUND_ROWS,
+    MULTITURN_ROWS,
     RELEASE_INFO,
     RELEASE_ROWS,
     REVIEW_AGREEMENT,
@@ -46,8 +48,9 @@ ROW_FILES = {"trans": TRANS_ROWS, "ground": GROUND_ROWS}
 CORRECT, INCORRECT, DISPUTED = "correct", "incorrect", "disputed"
 # released + dropped + disputed + unreviewed = the rows of the split; released = correct + incorrect
 COUNTS = ("released", "correct", "incorrect", "dropped", "disputed", "unreviewed")
-TIERED = {"trans": ("translation", "prompt"), "ground": ("prompt",)}  # what gold/silver qualify
-VERDICT_TAGGED = ("trans",)  # subsets whose correct rows say so in a tag (released Ground rows do not)
+TIERED = {"trans": ("translation", "prompt"), "ground": ("prompt",),  # what gold/silver qualify
+          MULTITURN: ("translation", "prompt")}
+VERDICT_TAGGED = ("trans", MULTITURN)  # subsets whose correct rows say so in a tag (released Ground rows do not)
 _RELEASE_TAGS = {CORRECT, INCORRECT, "parallel"}
 
 
@@ -175,25 +178,30 @@ class _Build:
     verdicts: dict[str, _Item]
     verdict_records: int
     agreement: Any
+    conversations: dict[str, Conversation] = field(default_factory=dict)  # id -> conversation (multi-turn)
 
 
 def _read_build(folder: Path) -> _Build:
     build = BuildFolder(folder)
     manifest, language = build.manifest(), build.language
     for stage in build.stages().values():
-        stale = set(stage.outputs) & set(ROW_FILES.values())
+        stale = set(stage.outputs) & {*ROW_FILES.values(), MULTITURN_ROWS}
         if stale and stage.status != "complete":
             raise InputError(f"{', '.join(sorted(stale))} is {stage.status} (stage {stage.name!r}): run the build "
                              f"again before releasing it", str(folder))
     rows: dict[str, list[tuple[Row, str]]] = {}
+    conversations: dict[str, Conversation] = {}
+    if conv.is_multiturn_build(folder):  # its trans/rows.jsonl: the follow-ups, parts of its conversations
+        rows[MULTITURN], conversations = conv.read_build(folder, language)
     for subset, name in ROW_FILES.items():
-        if not (folder / name).is_file():
+        if conversations or not (folder / name).is_file():
             continue
         rows[subset] = [(c.row, c.status) for c in read_candidates(folder / name, language, subset)]
     if not rows:
-        raise InputError(f"the build folder has no rows ({' or '.join(ROW_FILES.values())})", str(folder))
+        raise InputError(f"the build folder has no rows ({' or '.join([*ROW_FILES.values(), MULTITURN_ROWS])})",
+                         str(folder))
     verdicts, n, edits = _read_review(folder)
-    for found in rows.values():
+    for found in (rows[s] for s in rows if s in ROW_FILES):  # a conversation has no edit
         found[:] = [_edited(row, status, edits.get(str(row.id)), verdicts) for row, status in found]
     agreement = None
     if (folder / REVIEW_AGREEMENT).is_file():
@@ -201,7 +209,7 @@ def _read_build(folder: Path) -> _Build:
             agreement = json.loads((folder / REVIEW_AGREEMENT).read_text(encoding="utf-8"))
         except (ValueError, UnicodeDecodeError) as exc:
             raise InputError(f"unreadable agreement file ({first_line(exc)})", str(folder / REVIEW_AGREEMENT)) from None
-    return _Build(folder, language, manifest, rows, verdicts, n, agreement)
+    return _Build(folder, language, manifest, rows, verdicts, n, agreement, conversations)
 
 
 def _edited(row: Row, status: str, edits: list[dict] | None, verdicts: dict[str, _Item]) -> tuple[Row, str]:
@@ -336,16 +344,23 @@ def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = Fa
     parallel = {key for key, langs in correct_in.items() if langs >= trans_languages}
     released = [(replace(row, tags=_tags(row, verdict, tier, row.subset == "trans" and str(row.key) in parallel)),
                  verdict) for row, verdict, tier in chosen]
+    by_id = {ident: c for b in builds for ident, c in b.conversations.items()}
+    talks = [(replace(by_id[str(row.id)], tags=row.tags), verdict) for row, verdict in released
+             if row.subset == MULTITURN]
+    released = [(row, verdict) for row, verdict in released if row.subset != MULTITURN]
     released.sort(key=lambda rv: (SUBSETS.index(rv[0].subset), rv[0].language))
-    if not released:
+    if not released and not talks:
         left = ", ".join(f"{sum(c[k] for s in counts.values() for c in s.values())} {k}" for k in COUNTS[3:])
         raise InputError(f"nothing to release ({left}; {len(unmatched)} verdicts match no row)", str(folders[0]))
     overridden = {ident for b in builds for ident, item in b.verdicts.items() if item.approved_despite_validation()}
-    known_errors, approved = _validate(released, overridden)
+    known_errors, approved = _validate(released, overridden) if released else ([], [])
+    talk_errors, talks_approved = conv.validate(talks, overridden)
+    known_errors, approved = known_errors + talk_errors, approved + talks_approved
     info = {"format_version": RELEASE_FORMAT, "tool": "release", "indicifeval_version": __version__,
             "created_at": now_iso(), "options": {"drop_incorrect": drop_incorrect,
                                                  "accept_unreviewed": accept_unreviewed},
-            "rows": len(released), "counts": counts, "parallel_languages": sorted(trans_languages),
+            "rows": len(released), "conversations": len(talks), "counts": counts,
+            "parallel_languages": sorted(trans_languages),
             "parallel_keys": len(parallel), PAPER_RECORDS: merged(build_records(b.folder) for b in builds).to_json(),
             "trans_source": {b.language: trans_source(b.folder, ifeval) for b in builds if "trans" in b.rows},
             "disputed": disputed, "unmatched_verdicts": unmatched,
@@ -357,10 +372,13 @@ def finalize(build_dirs: Sequence[Path], out: Path, *, drop_incorrect: bool = Fa
                        for b in builds]}
     info = portable(info, build_roots(folders))  # no path of this machine in what is published
     with StagedFiles(out) as files:
-        with files.open(RELEASE_ROWS) as fh:
-            for row, _ in released:
-                record = {"key": row.key, "language": row.language, "subset": row.subset, **hub_record(row)}
-                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        if released:
+            with files.open(RELEASE_ROWS) as fh:
+                for row, _ in released:
+                    record = {"key": row.key, "language": row.language, "subset": row.subset, **hub_record(row)}
+                    fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        for name, text in conv.release_files([c for c, _ in talks]).items():
+            files.write_text(name, text)
         files.write_text(RELEASE_INFO, json.dumps(info, ensure_ascii=False, indent=2) + "\n")
     return FinalizeReport(out, counts, disputed, unmatched, known_errors, approved,
                           sum(1 for _, _, tier in chosen if tier == "silver"))

@@ -23,6 +23,7 @@ from indicifeval.builder.licences import (
     ground_corpora,
     licence_of,
 )
+from indicifeval.builder.release import conversations as conv
 from indicifeval.builder.release.card import NAME, PROVENANCE, STATISTICS, card
 from indicifeval.builder.release.compat import (
     AUTHORS,
@@ -37,9 +38,10 @@ from indicifeval.core.errors import InputError, OutputError, first_line
 from indicifeval.core.files import StagedFiles
 from indicifeval.core.secrets import check_env_name, redact_text
 from indicifeval.dataset import load_rows, write_hub_layout
-from indicifeval.dataset.hub_layout import configs
+from indicifeval.dataset.hub_layout import configs, conversation_config
+from indicifeval.dataset.multiturn import load_conversations, write_conversations_hub
 from indicifeval.dataset.stats import PAPER_RECORDS, PaperRecords, dataset_stats, markdown, stats_tables
-from indicifeval.records.layout import RELEASE_INFO, RELEASE_ROWS
+from indicifeval.records.layout import RELEASE_CONVERSATIONS, RELEASE_INFO, RELEASE_ROWS
 
 _REPO = re.compile(r"^[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*$")
 
@@ -103,7 +105,11 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
                          field="relation_compat")
     release_dir = Path(release_dir)
     info = _read_info(release_dir)
-    rows = load_rows(release_dir / RELEASE_ROWS)
+    rows = load_rows(release_dir / RELEASE_ROWS) if (release_dir / RELEASE_ROWS).is_file() else []
+    talks = load_conversations(release_dir / RELEASE_CONVERSATIONS) \
+        if (release_dir / RELEASE_CONVERSATIONS).is_file() else []
+    if not rows and not talks:
+        raise InputError(f"the release has no rows ({RELEASE_ROWS}) and no conversations", str(release_dir))
     ground = {r.language for r in rows if r.subset == "ground"}
     decision = decide(ground_corpora(info.get("builds") or [], ground), dataset_license)
     changed = exact_relations(rows)
@@ -111,6 +117,9 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
         rows = to_authors(rows)
     hub = release_dir / HUB_FOLDERS[relation_compat]
     written = write_hub_layout(hub, rows, NAME)
+    written += write_conversations_hub(hub, talks)  # indicifeval-multiturn/<lang>-00000-of-00001.parquet
+    front = (hub / "README.md").read_text(encoding="utf-8").splitlines()
+    front[front.index("---", 1):front.index("---", 1)] = conv.hub_config_lines(talks)
     manifests = {}
     for build in info.get("builds") or []:
         name = f"{build.get('language')}-{'+'.join(build.get('subsets') or [])}.manifest.json"
@@ -118,9 +127,10 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
     pretty = NAME + (" (the authors' relation convention, lossy)" if relation_compat == AUTHORS else "")
     # the paper's dataset tables, of what is published (Tables 6 and 7 from what finalize recorded)
     stats = dataset_stats(rows, name=pretty, kind="release", records=PaperRecords.from_json(info.get(PAPER_RECORDS)))
-    text = card((hub / "README.md").read_text(encoding="utf-8"), rows, info, decision, list(manifests),
+    text = card("\n".join(front), rows, info, decision, list(manifests),
                 relation_lines=convention_lines(rows, relation_compat, changed), pretty_name=pretty,
-                statistics=[*markdown(stats_tables(stats), f"Dataset statistics: {stats.name}", 2).splitlines(), ""])
+                statistics=[*conv.card_lines(talks), *(markdown(stats_tables(stats), f"Dataset statistics: "
+                                                                 f"{stats.name}", 2).splitlines() if rows else []), ""])
     with StagedFiles(hub) as files:
         files.write_text("README.md", text)
         files.write_text(f"{PROVENANCE}/{RELEASE_INFO}", json.dumps(info, ensure_ascii=False, indent=2) + "\n")
@@ -129,13 +139,15 @@ def publish(release_dir: Path, *, push: str | None = None, revision: str | None 
             files.write_text(f"{PROVENANCE}/{name}", manifest)
     written += [hub / n for n in files.names if hub / n not in written]
     keep = set(written)
-    old = [p for c in configs().values() for p in (hub / c).glob("*.parquet")] + list((hub / PROVENANCE).glob("*"))
+    old = [p for c in [*configs().values(), conversation_config()] for p in (hub / c).glob("*.parquet")] \
+        + list((hub / PROVENANCE).glob("*"))
     for path in old:  # what an earlier publish wrote and this one did not: gone, so it is not uploaded
         if path.is_file() and path not in keep:
             path.unlink()
     if push:
-        splits = sorted({f"{r.language}/{r.subset}" for r in rows})
-        message = f"{pretty} release: {len(rows)} rows ({', '.join(splits)}), indicifeval {__version__}"
+        splits = sorted({f"{r.language}/{r.subset}" for r in rows} | {f"{c.language}/{c.subset}" for c in talks})
+        message = (f"{pretty} release: {len(rows)} rows, {len(talks)} conversations ({', '.join(splits)}), "
+                   f"indicifeval {__version__}")
         push_folder(hub, push, revision, api, token_env, message)
     return written
 

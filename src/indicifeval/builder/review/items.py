@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
@@ -18,15 +19,18 @@ from typing import Any
 import regex
 
 from indicifeval.builder.candidates import read_candidates
+from indicifeval.builder.multiturn.stages import read_conversations
 from indicifeval.checkers import lexical_kwargs
 from indicifeval.core.errors import InputError
 from indicifeval.dataset import load_rows
 from indicifeval.dataset.validation import validate_rows
-from indicifeval.records import Candidate, ReviewItem, Row
-from indicifeval.records.layout import BUILD_ROWS
+from indicifeval.records import MULTITURN, Candidate, Conversation, ReviewItem, Row
+from indicifeval.records.layout import BUILD_ROWS, MULTITURN_ROWS
 
 OVERRIDE = "approve_despite_validation"  # the form field, and the answer a verdict records it as
 VALIDATE = "validate "  # how a validator error is worded among a candidate's reasons
+_TURN_VALIDATE = re.compile(r"turn \d+: validate ")  # ... among a conversation's, turn by turn
+CONVERSATION = "conversation"  # a conversation item's provenance: the whole conversation (our own line)
 
 
 @lru_cache(maxsize=1)
@@ -71,7 +75,8 @@ def validation_errors(item: ReviewItem) -> list[str]:
     """What the validator refuses in the item's row as it stands: its own errors on the row
     (found again after every edit) and the build's ``validate …`` reasons (an edit replaces those)."""
     found = [f"{VALIDATE}{f.get('check')}: {f.get('message')}" for f in item.findings if f.get("severity") == "error"]
-    return list(dict.fromkeys([*found, *(r for r in item.reasons if r.startswith(VALIDATE))]))
+    return list(dict.fromkeys([*found, *(r for r in item.reasons if r.startswith(VALIDATE) or
+                                         _TURN_VALIDATE.match(r))]))
 
 
 def rows_file(folder: Path, subset: str) -> Path:
@@ -87,9 +92,35 @@ def _findings(rows: list[Row], source: list[Row] | None) -> dict[str, list[dict]
     return found
 
 
+def conversation_of(candidate: Candidate) -> Conversation | None:
+    """The whole conversation a conversation item's candidate carries; None for a row's."""
+    record = candidate.provenance.get(CONVERSATION)
+    return Conversation.from_json(record) if candidate.row.subset == MULTITURN and isinstance(record, dict) else None
+
+
+def conversation_candidate(record: dict) -> Candidate:
+    """A conversation item's candidate as stored (its row the last turn's, id the conversation's)."""
+    conversation = Conversation.from_json(record["provenance"][CONVERSATION])
+    return replace(Candidate.from_json(record), row=conversation.turn_row(len(conversation.turns)))
+
+
+def conversation_items(folder: Path) -> list[ReviewItem]:
+    """A multi-turn build folder's conversations, one item each (its id the conversation's,
+    ``language/multiturn/KEY``): the reviewer judges the whole conversation, every turn's prompt
+    and instruction list with the follow-ups' English (the candidate's provenance)."""
+    items: list[ReviewItem] = []
+    for candidate, conversation in read_conversations(folder / MULTITURN_ROWS):
+        candidate = replace(candidate, provenance={**candidate.provenance, CONVERSATION: conversation.to_json()})
+        items.append(ReviewItem(str(conversation.id), len(items), MULTITURN, candidate))
+    return items
+
+
 def load_items(folder: str | Path) -> list[ReviewItem]:
-    """Every row of a build folder's Trans and Ground rows, as review items, in file order."""
+    """Every row of a build folder's Trans and Ground rows, as review items, in file order; a
+    multi-turn build folder's conversations (its ``trans/rows.jsonl`` holds their follow-ups)."""
     folder = Path(folder)
+    if (folder / MULTITURN_ROWS).is_file():
+        return conversation_items(folder)
     items: list[ReviewItem] = []
     for subset, (_, _, made_from) in BUILD_ROWS.items():
         path = rows_file(folder, subset)
@@ -171,5 +202,6 @@ def edited(candidate: Candidate, row: Row, findings: list[dict]) -> Candidate:
     return kept.with_findings([t for error, t in said if error], [t for error, t in said if not error])
 
 
-__all__ = ["OVERRIDE", "edited", "fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate",
+__all__ = ["CONVERSATION", "OVERRIDE", "conversation_candidate", "conversation_items", "conversation_of", "edited",
+           "fix_keyword", "has_keywords", "load_items", "plan_assignments", "revalidate",
            "unanswered", "validation_errors", "verdict_of", "workflow_of", "workflows"]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
-from indicifeval.builder.review.items import OVERRIDE, validation_errors
+from indicifeval.builder.review.items import OVERRIDE, conversation_of, validation_errors
 from indicifeval.checkers import DescriptionError, KwargError, lexical_kwargs, render_description
 from indicifeval.languages import UnknownLanguageError, get_profile
 from indicifeval.languages.benchmark import script_fonts
@@ -92,6 +92,24 @@ def instructions(row: Row) -> list[dict[str, Any]]:
     return out
 
 
+def conversation_turns(item: ReviewItem) -> list[dict[str, Any]] | None:
+    """A conversation item's turns as the page shows them: each turn's prompt (its kwargs
+    marked), the instruction it adds (turns 2..), what it drops, its whole instruction list, and
+    a follow-up's English source; None for a row's item."""
+    conversation = conversation_of(item.candidate)
+    if conversation is None:
+        return None
+    follow = {int(f.get("turn", 0)): f for f in item.candidate.provenance.get("follow_ups") or []
+              if isinstance(f, dict)}
+    out = []
+    for n in range(1, len(conversation.turns) + 1):
+        row, said = conversation.turn_row(n), follow.get(n, {})
+        out.append({"n": n, "segments": segments(row.prompt, _values(row)), "instructions": instructions(row),
+                    "english": said.get("english"), "added": said.get("instruction_id"),
+                    "dropped": list(said.get("dropped") or [])})
+    return out
+
+
 def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanVerdict], annotator: str,
               assigned: Sequence[str], edits: list[dict] | None = None, context: dict | None = None,
               submitted: tuple[dict[str, str], str] | None = None, missing: list[dict] | None = None,
@@ -109,6 +127,7 @@ def item_view(item: ReviewItem, flow: dict, latest: dict[tuple[str, str], HumanV
         "script": lang["script"], "dir": lang["dir"], "lang": lang,
         "segments": segments(row.prompt, _values(row)), "source": item.source.prompt if item.source else None,
         "context": context, "ground": item.subset == "ground", "guidelines": guidelines,
+        "turns": conversation_turns(item),
         "instructions": instructions(row), "findings": list(item.findings), "status": item.status,
         "reasons": list(item.reasons), "invalid": validation_errors(item), "override": OVERRIDE,
         "overridden": answers.get(OVERRIDE) == "yes", "workflow": flow, "workflow_name": item.workflow,
@@ -177,5 +196,5 @@ def fonts_css() -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["dispute_view", "fonts_css", "instructions", "item_view", "language_attrs", "missing_message",
-           "override_message", "segments"]
+__all__ = ["conversation_turns", "dispute_view", "fonts_css", "instructions", "item_view", "language_attrs",
+           "missing_message", "override_message", "segments"]

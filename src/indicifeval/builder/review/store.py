@@ -26,10 +26,11 @@ from typing import Any
 
 from indicifeval.builder.candidates import candidate_record, parse_candidate
 from indicifeval.builder.review import standing
+from indicifeval.builder.review.items import conversation_candidate
 from indicifeval.core.errors import InputError, Source
 from indicifeval.core.files import ensure_folder
 from indicifeval.dataset import parse_row
-from indicifeval.records import Candidate, HumanVerdict, ReviewItem
+from indicifeval.records import MULTITURN, Candidate, HumanVerdict, ReviewItem
 from indicifeval.records.layout import REVIEW_DB
 
 _SCHEMA = """
@@ -381,8 +382,9 @@ def _item(r: sqlite3.Row) -> ReviewItem:
     record["status"] = record.get("status") or r["status"]
     english = json.loads(r["source"]) if r["source"] else None  # stored as JSON null when there is none
     source = parse_row(english, where, defaults=("en", "trans")) if english else None
-    return ReviewItem(r["id"], r["position"], r["workflow"], parse_candidate(record, where), source,
-                      tuple(json.loads(r["findings"])))
+    # a conversation is not a row: its candidate carries the whole conversation
+    candidate = conversation_candidate(record) if r["subset"] == MULTITURN else parse_candidate(record, where)
+    return ReviewItem(r["id"], r["position"], r["workflow"], candidate, source, tuple(json.loads(r["findings"])))
 
 
 __all__ = ["SYNC_MODES", "ReviewStore", "now_iso"]
