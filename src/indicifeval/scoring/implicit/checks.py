@@ -44,6 +44,7 @@ REPEAT_MIN_NGRAMS = 12
 REPEAT_MAX_SHARE = 0.5  # of the word 4-grams repeating an earlier one
 DUPLICATE_MIN_UNITS = 4
 DUPLICATE_MAX_SHARE = 0.5  # of lines or sentences repeating an earlier one
+FEW_REPEATS = 0.1  # of the 4-grams repeating: below this, sentences are not checked one by one
 KEYWORD_MIN_WORDS = 10
 KEYWORD_MAX_SHARE = 0.3  # of the words being the keywords and phrases the instructions require
 
@@ -228,10 +229,16 @@ def no_padding(c: Context) -> str | None:
             return (f"pads with one word: {word!r} is {n / len(words):.0%} of the words "
                     f"(at most {TOP_WORD_MAX_SHARE:.0%})")
     grams = c.view.grams if REPEAT_N == 4 else word_ngrams(words, REPEAT_N)
-    if len(grams) >= REPEAT_MIN_NGRAMS and _duplicates(grams) > REPEAT_MAX_SHARE:
-        return (f"pads with repetition: {_duplicates(grams):.0%} of its word {REPEAT_N}-grams repeat an earlier one "
+    repeated = _duplicates(grams) if len(grams) >= REPEAT_MIN_NGRAMS else None
+    if repeated is not None and repeated > REPEAT_MAX_SHARE:
+        return (f"pads with repetition: {repeated:.0%} of its word {REPEAT_N}-grams repeat an earlier one "
                 f"(at most {REPEAT_MAX_SHARE:.0%})")
-    for name, units in (("lines", c.view.lines), ("sentences", c.view.sentences)):
+    # Repeated sentences repeat their 4-grams too: where hardly any do, the sentences are not read
+    units_of: list[tuple[str, Callable[[], list[str]]]] = [("lines", lambda: c.view.lines)]
+    if repeated is None or repeated >= FEW_REPEATS:
+        units_of.append(("sentences", lambda: c.view.sentences))
+    for name, read in units_of:
+        units = read()
         if len(units) >= DUPLICATE_MIN_UNITS and _duplicates(units) > DUPLICATE_MAX_SHARE:
             return (f"pads with repeated {name}: {_duplicates(units):.0%} repeat an earlier one "
                     f"(at most {DUPLICATE_MAX_SHARE:.0%})")
