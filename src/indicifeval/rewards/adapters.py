@@ -37,19 +37,14 @@ def trl(*, reward: str = "all", scoring: ScoringMode | str = ScoringMode.FIXED, 
 
     def reward_fn(prompts: list[Any] | None = None, completions: list[Any] | None = None,
                   **columns: Any) -> list[float]:
-        completions = list(completions or [])
         given = {c: columns[c] for c in COLUMNS if columns.get(c) is not None}
         asked = columns.get("prompt") or prompts
-        verdicts, texts = [], []
-        for i, completion in enumerate(completions):
-            source = Source("reward batch", i + 1)
-            item = {c: values[i] for c, values in given.items()}
+        items = []
+        for i, completion in enumerate(completions or []):
+            item = {**{c: values[i] for c, values in given.items()}, "response": completion}
             prompt = answer_text(asked[i]) if asked is not None and i < len(asked) else None
-            prepared = scorer.row(item, source)
-            verdicts.append(scorer.verdict(prepared, completion, source, prompt=prompt))
-            texts.append(prepared.row.prompt if prompt is None else prompt)
-        scorer.judged(verdicts, texts, completions)
-        return [float(v.reward or 0.0) for v in verdicts]
+            items.append({**item, "prompt": prompt} if prompt is not None else item)
+        return [float(v.reward or 0.0) for v in scorer.score(items, where="reward batch")]
 
     reward_fn.__name__ = reward_fn.__qualname__ = name or f"indicifeval_{reward.replace('-', '_')}"
     return reward_fn
@@ -74,11 +69,9 @@ def verl_compute_score(data_source: str, solution_str: str, ground_truth: Any, e
     truth = json.loads(ground_truth) if isinstance(ground_truth, (str, bytes)) else dict(ground_truth)
     scorer = _scorer(scoring, reward, legacy_think(think, strip_reasoning), unknown_ids, parse_implicit(implicit))
     source = Source(f"ground_truth of {data_source}", None)
-    prompt = truth.get("prompt")
-    if not isinstance(prompt, str) and isinstance(extra_info, dict):
-        prompt = answer_text(extra_info.get("prompt"))
-    prompt = prompt if isinstance(prompt, str) else None
-    v = scorer.verdict(scorer.row(truth, source), solution_str, source, prompt=prompt)
+    if not isinstance(truth.get("prompt"), str) and isinstance(extra_info, dict):
+        truth["prompt"] = answer_text(extra_info.get("prompt"))
+    v = scorer.verdict(scorer.row(truth, source), solution_str, source)
     assert v.reward is not None  # a RewardScorer's verdict carries its reward
     n = len(v.strict) or 1
     return {"score": v.reward, "prompt_strict": float(v.prompt_strict), "prompt_loose": float(v.prompt_loose),

@@ -100,7 +100,7 @@ def verify(scorer: RewardScorer, body: dict, where: Source) -> dict[str, Any]:
     item = {"key": _key(body.get("id")), "language": meta.get("language") or "en", "prompt": prompt,
             "instruction_id_list": [ids[n] for n in asked] or [_ANY_ID],
             "kwargs": [kwargs[n] for n in asked] or [{}]}  # its nulls (and a null for none) dropped as NeMo Gym does
-    verdict = scorer.verdict(scorer.row(item, where), text, where, prompt=prompt)
+    verdict = scorer.verdict(scorer.row(item, where), text, where)
     strict, loose, why = [False] * len(ids), [False] * len(ids), [_BEYOND.format(iid) for iid in ids]
     for n, s, lo, w in zip(asked, verdict.strict, verdict.loose, verdict.explanations):
         strict[n], loose[n], why[n] = s, lo, w

@@ -82,8 +82,7 @@ def verdicts(scorer: RewardScorer, queries: Sequence[Any], prompts: Sequence[Any
         truth = _truth(labels[i], where)
         asked = prompts[i] if prompts is not None else None
         answer = answer_of(query, asked, end_tokens)
-        prompt = truth.get("prompt") if isinstance(truth.get("prompt"), str) else None
-        out.append(scorer.verdict(scorer.row(truth, where), answer, where, prompt=prompt))
+        out.append(scorer.verdict(scorer.row(truth, where), answer, where))
     return out
 
 

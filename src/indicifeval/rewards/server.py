@@ -191,16 +191,11 @@ class Verifier:
                                 "items", limit="max_batch")
             sources = [Source("item", n) for n in range(1, len(items) + 1)]
             items = [check_item(item, where) for item, where in zip(items, sources)]
-            verdicts, prompts = [], []
-            for item, where in zip(items, sources):
+
+            def in_time() -> None:
                 if deadline is not None and time.monotonic() > deadline:
                     raise _TooSlow()
-                prepared = self.scorer.row(item, where)
-                prompt = item.get("prompt") if isinstance(item.get("prompt"), str) else None
-                verdicts.append(self.scorer.verdict(prepared, item.get("response"), where, item.get("key"), prompt))
-                prompts.append(prepared.row.prompt if prompt is None else prompt)
-            self.scorer.judged(verdicts, prompts, [item.get("response") for item in items])
-            results = [v.to_json() for v in verdicts]
+            results = [v.to_json() for v in self.scorer.score(items, before_each=in_time)]
         except HTTPError as exc:
             if exc.item is None and exc.field is not None and not jsonl:
                 exc.item, exc.field = split_path(exc.field)
@@ -215,33 +210,29 @@ class Verifier:
         return await self._answer(request, self._verify)
 
     def _verify(self, body: bytes, deadline: float | None) -> Response:
-        try:
-            data = parse(body, False, self.most_values)
-            if not isinstance(data, dict):
-                raise HTTPError(422, "the verify request is a JSON object")
-            answer = nemo_gym.verify(self.scorer, data, Source("verify request", None))
-        except HTTPError as exc:
-            return _error(exc)
-        except InputError as exc:
-            return _error(_from_input(exc))
-        except RecursionError:
-            return _error(HTTPError(422, "a field is nested too deeply"))
-        return _raw(_encode(answer))
+        return self._one(body, "the verify request",
+                         lambda data: nemo_gym.verify(self.scorer, data, Source("verify request", None)))
 
     async def openrlhf(self, request: Request) -> Response:
         """OpenRLHF's remote reward request (``--reward.remote_url http://HOST:PORT/openrlhf``)."""
         return await self._answer(request, self._openrlhf)
 
     def _openrlhf(self, body: bytes, deadline: float | None) -> Response:
+        return self._one(body, "OpenRLHF's reward request", partial(openrlhf_rewards, self.scorer))
+
+    def _one(self, body: bytes, what: str, answer: Callable[[dict], Any]) -> Response:
+        """A request that is one JSON object, answered by ``answer``; its errors named."""
         try:
-            answer = openrlhf_rewards(self.scorer, parse(body, False, self.most_values))
+            data = parse(body, False, self.most_values)
+            if not isinstance(data, dict):
+                raise HTTPError(422, f"{what} is a JSON object")
+            return _raw(_encode(answer(data)))
         except HTTPError as exc:
             return _error(exc)
         except InputError as exc:
             return _error(_from_input(exc))
         except RecursionError:
             return _error(HTTPError(422, "a field is nested too deeply"))
-        return _raw(_encode(answer))
 
     async def seed_session(self, request: Request) -> Response:
         """NeMo Gym's agents open a rollout with it; a stateless verifier has nothing to seed."""

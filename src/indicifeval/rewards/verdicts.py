@@ -8,7 +8,7 @@ checkers never raise, and run in time linear in the answer)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -113,7 +113,16 @@ class RewardScorer:
             self._by_key.setdefault(row.key, []).append(row)
 
     def row(self, item: dict, where: Source) -> Prepared:
-        """The item's row and its resolved checker arguments (errors name ``where``)."""
+        """The item's row and its resolved checker arguments (errors name ``where``), with the
+        item's own ``prompt`` (the implicit constraints and the judge read it; the parsed row is
+        remembered by its instructions alone)."""
+        found = self._prepared(item, where)
+        prompt = item.get("prompt")
+        if isinstance(prompt, str) and prompt != found.row.prompt:
+            found = found._replace(row=replace(found.row, prompt=prompt))
+        return found
+
+    def _prepared(self, item: dict, where: Source) -> Prepared:
         if not isinstance(item, dict):
             raise where.error(f"an item is a JSON object, got {type(item).__name__}")
         if "instruction_id_list" not in item:
@@ -175,10 +184,8 @@ class RewardScorer:
             self._rows[memo] = Prepared(rows[0], resolve_row(rows[0], self.mode))
         return self._rows[memo]
 
-    def verdict(self, prepared: Prepared, response: Any, where: Source | None = None, key: Any = None,
-                prompt: str | None = None) -> RowScore:
-        """The answer's verdicts and reward (under the item's own ``key`` where it gave one); the
-        implicit constraints read ``prompt`` (by default the row's)."""
+    def verdict(self, prepared: Prepared, response: Any, where: Source | None = None, key: Any = None) -> RowScore:
+        """The answer's verdicts and reward (under the item's own ``key`` where it gave one)."""
         row, args = prepared.row, prepared.args
         text = answer_text(response)
         if text is not None and self.max_answer_chars is not None and len(text) > self.max_answer_chars:
@@ -196,8 +203,7 @@ class RewardScorer:
             score.prompt_strict = score.prompt_loose = False
         score.reward = reward_of(score.strict, score.loose, self.reward)
         if self.implicit:
-            score.implicit = implicit_failures(row, args, text, row.prompt if prompt is None else prompt,
-                                               self.implicit)
+            score.implicit = implicit_failures(row, args, text, checks=self.implicit)
             if score.implicit:
                 score.reward = 0.0
         if key is not None:
@@ -223,17 +229,19 @@ class RewardScorer:
         text = answer_text(response) or ""
         return split_reasoning(text).answer if self.strip_reasoning else text
 
-    def score(self, items: Iterable[dict], where: str = "item") -> list[RowScore]:
+    def score(self, items: Iterable[dict], where: str = "item",
+              before_each: Callable[[], None] | None = None) -> list[RowScore]:
+        """Verdicts for items (each its ``response``, and its ``prompt`` and ``key`` where given),
+        the judge asked once for the batch; ``before_each`` may stop it (a deadline)."""
         items = list(items)
-        out = []
-        prompts = []
+        out, prompts = [], []
         for index, item in enumerate(items):
+            if before_each is not None:
+                before_each()
             source = Source(where, index + 1)
             prepared = self.row(item, source)  # (an item that is no object is an error here)
-            prompt = item.get("prompt")
-            prompt = prompt if isinstance(prompt, str) else None
-            out.append(self.verdict(prepared, item.get("response"), source, item.get("key"), prompt))
-            prompts.append(prepared.row.prompt if prompt is None else prompt)
+            out.append(self.verdict(prepared, item.get("response"), source, item.get("key")))
+            prompts.append(prepared.row.prompt)
         self.judged(out, prompts, [item.get("response") for item in items])
         return out
 

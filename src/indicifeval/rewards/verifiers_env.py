@@ -69,8 +69,9 @@ class IndicIFTask(vf.Task[IndicIFData, vf.State, IndicIFTaskConfig]):
         scorer = _scorer(c.scoring, c.reward_kind, c.strip_reasoning, c.unknown_ids, c.implicit)
         truth = json.loads(self.data.ground_truth)
         where = Source(f"verifiers task {self.key}", None)
-        prompt = truth.get("prompt") if isinstance(truth.get("prompt"), str) else self.data.prompt_text
-        return scorer.verdict(scorer.row(truth, where), reply(trace), where, prompt=prompt)
+        if not isinstance(truth.get("prompt"), str):
+            truth["prompt"] = self.data.prompt_text
+        return scorer.verdict(scorer.row(truth, where), reply(trace), where)
 
     @vf.reward
     async def indicifeval(self, trace: vf.Trace) -> float:
