@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from indicifeval.core.errors import InputError
 from indicifeval.records import Row
 from indicifeval.scoring.implicit.checks import CHECKS, Context
-from indicifeval.scoring.implicit.expect import allowance
+from indicifeval.scoring.implicit.expect import allowance, profile_of
 from indicifeval.scoring.implicit.view import AnswerView
 
 IMPLICIT: tuple[str, ...] = tuple(CHECKS)
@@ -55,13 +55,8 @@ def implicit_failures(row: Row, args: Sequence[dict], answer: str | None, prompt
 
 
 def _terminators(language: str) -> tuple[str, ...]:
-    from indicifeval.languages import get_profile
-    from indicifeval.languages.profile import UnknownLanguageError
-
-    try:
-        return get_profile(language).sentence_terminators
-    except UnknownLanguageError:
-        return ()
+    profile = profile_of(language)
+    return profile.sentence_terminators if profile is not None else ()
 
 
 __all__ = ["IMPLICIT", "PREFIX", "implicit_failures", "parse_implicit"]

@@ -18,9 +18,8 @@ import regex
 
 from indicifeval.checkers.describe import PLACEHOLDER, DescriptionError, render_description, templates_of
 from indicifeval.checkers.registry import KwargError
-from indicifeval.languages import get_profile, language_name
-from indicifeval.languages.profile import UnknownLanguageError
-from indicifeval.scoring.implicit.expect import Allowance
+from indicifeval.languages import language_name
+from indicifeval.scoring.implicit.expect import Allowance, profile_of
 from indicifeval.scoring.implicit.plausible import known_share
 from indicifeval.scoring.implicit.view import AnswerView, invisible_count, word_ngrams, words_of
 from indicifeval.text.langid import Identification, identify
@@ -76,10 +75,8 @@ def no_invisible(c: Context) -> str | None:
 
 
 def _script(language: str) -> str | None:
-    try:
-        return get_profile(language).script
-    except UnknownLanguageError:
-        return None
+    profile = profile_of(language)
+    return profile.script if profile is not None else None
 
 
 def _names(codes: frozenset[str]) -> str:
@@ -151,13 +148,14 @@ def _description_grams(language: str, iid: str, kwargs: str) -> frozenset[tuple[
     """Word n-grams of the instruction's description in the language, rendered with the row's
     kwargs (JSON text), and of its templates (placeholders left out): what an answer restating
     the instruction is made of."""
+    profile = profile_of(language)
     try:
-        profile = get_profile(language)
-        texts = [PLACEHOLDER.sub(" ", t) for t in templates_of(iid, profile)]
-    except (UnknownLanguageError, DescriptionError):
+        texts = [PLACEHOLDER.sub(" ", t) for t in templates_of(iid, profile)] if profile is not None else []
+    except DescriptionError:
         return frozenset()
     try:
-        texts.append(render_description(iid, json.loads(kwargs), profile))
+        if profile is not None:
+            texts.append(render_description(iid, json.loads(kwargs), profile))
     except (DescriptionError, KwargError, KeyError, ValueError):
         pass
     return frozenset(g for t in texts for g in word_ngrams(words_of(t), ECHO_N))

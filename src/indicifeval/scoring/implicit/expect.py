@@ -14,7 +14,7 @@ from functools import lru_cache
 import regex
 
 from indicifeval.checkers import REGISTRY
-from indicifeval.languages import get_profile
+from indicifeval.languages import LanguageProfile, get_profile
 from indicifeval.languages.profile import UnknownLanguageError
 from indicifeval.records import Row
 
@@ -58,11 +58,17 @@ class Allowance:
     quotes: tuple[tuple[str, str], ...]  # the prompt language's quotation marks
 
 
-def _english_rules(language: str) -> bool:
+def profile_of(language: str) -> LanguageProfile | None:
+    """The language's profile; None for a language the answer may be asked in that has none."""
     try:
-        return get_profile(language).text_rules == "ifeval"
+        return get_profile(language)
     except UnknownLanguageError:
-        return False
+        return None
+
+
+def _english_rules(language: str) -> bool:
+    profile = profile_of(language)
+    return profile is not None and profile.text_rules == "ifeval"
 
 
 @lru_cache(maxsize=4096)
@@ -70,10 +76,10 @@ def named_languages(language: str, prompt: str) -> frozenset[str]:
     """The languages a prompt names in its own language's words ("Explain in French ..."): for
     English rows only, whose prompts (IFEval's) ask so without an instruction; Indic rows say
     it in ``resp_lang`` and their prompts name English for other reasons (English capitals)."""
-    try:
-        names = get_profile(language).language_names
-    except UnknownLanguageError:
+    profile = profile_of(language)
+    if profile is None:
         return frozenset()
+    names = profile.language_names
     lowered = prompt.lower()
     return frozenset(code for code, name in names.items()
                      if name and name.lower() in lowered and
@@ -108,10 +114,8 @@ def allowance(row: Row, args: Sequence[dict]) -> Allowance:
     if _english_rules(row.language):  # IFEval's English prompts ask for a language in words, not by kwargs
         languages |= named_languages(row.language, row.prompt)
     languages.add(row.language)  # never blocked for answering in the prompt's language
-    try:
-        quotes = get_profile(row.language).quote_pairs
-    except UnknownLanguageError:
-        quotes = (('"', '"'),)
+    profile = profile_of(row.language)
+    quotes = profile.quote_pairs if profile is not None else (('"', '"'),)
     return Allowance(
         ids=tuple(row.instruction_id_list),
         kwargs=tuple(row.kwargs),
@@ -129,4 +133,4 @@ def allowance(row: Row, args: Sequence[dict]) -> Allowance:
     )
 
 
-__all__ = ["Allowance", "allowance"]
+__all__ = ["Allowance", "allowance", "profile_of"]

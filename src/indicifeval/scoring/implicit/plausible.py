@@ -10,8 +10,8 @@ from functools import lru_cache
 
 import regex
 
-from indicifeval.languages import get_profile
-from indicifeval.languages.profile import UnknownLanguageError, on_reload
+from indicifeval.languages.profile import on_reload
+from indicifeval.scoring.implicit.expect import profile_of
 from indicifeval.text.langid_check import own_texts
 from indicifeval.text.normalize import nfc
 
@@ -30,9 +30,8 @@ def trigrams(words: list[str]) -> list[str]:
 def known_trigrams(language: str) -> frozenset[str] | None:
     """The trigrams of the language's own sentences; None for a language without a profile or
     with too little text of its own to judge by."""
-    try:
-        profile = get_profile(language)
-    except UnknownLanguageError:
+    profile = profile_of(language)
+    if profile is None:
         return None
     texts = own_texts(profile) + list(profile.stop_words) + [w for ws in profile.word_lists.values() for w in ws]
     words = [w.lower() for text in texts for w in _LETTERS.findall(nfc(text))]
