@@ -32,7 +32,19 @@ def number_words(view: TextView, args: dict, rules: Rules):
     return counted(view.word_count, "words", args["relation"], args["num_words"])
 
 
-_DIVIDER = re.compile(r"\s?\*\*\*\s?")
+PARAGRAPH_DIVIDER = re.compile(r"\s?\*\*\*\s?")
+
+
+def paragraph_count(pieces: list[str]) -> tuple[int, int | None]:
+    """The non-blank pieces a separator split a text into, and where a blank one stands between
+    two separators (None: none does; one before the first or after the last is allowed)."""
+    count = len(pieces)
+    for i, piece in enumerate(pieces):
+        if not piece.strip():
+            if i not in (0, len(pieces) - 1):
+                return count, i
+            count -= 1
+    return count, None
 
 
 @checker(
@@ -43,14 +55,9 @@ _DIVIDER = re.compile(r"\s?\*\*\*\s?")
 )
 def number_paragraphs(view: TextView, args: dict, rules: Rules):
     # Paragraphs are separated by the markdown divider ***, as every prompt of this id says.
-    pieces = _DIVIDER.split(view.text)
-    count = len(pieces)
-    for i, piece in enumerate(pieces):
-        if not piece.strip():
-            if i in (0, len(pieces) - 1):
-                count -= 1
-            else:
-                return False, f"empty paragraph between dividers (piece {i + 1})"
+    count, empty = paragraph_count(PARAGRAPH_DIVIDER.split(view.text))
+    if empty is not None:
+        return False, f"empty paragraph between dividers (piece {empty + 1})"
     return count == args["num_paragraphs"], f"{count} ***-separated paragraphs, needed {args['num_paragraphs']}"
 
 

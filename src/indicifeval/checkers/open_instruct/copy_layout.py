@@ -6,26 +6,22 @@ from __future__ import annotations
 
 import re
 
+from indicifeval.checkers.length import PARAGRAPH_DIVIDER, paragraph_count
 from indicifeval.checkers.open_instruct.copy_text import shown
 from indicifeval.checkers.registry import checker
 from indicifeval.checkers.rules import Rules, TextView
 from indicifeval.text.words import words
 
 _SUITE = "open-instruct"
-_DIVIDER = re.compile(r"\s?\*\*\*\s?")
 _BLANK = re.compile(r"\n\n")
 _WANTED = 2
 
 
 def _split_count(pieces: list[str], separator: str):
     """Non-blank pieces; a blank one is allowed only before the first separator or after the last."""
-    count = len(pieces)
-    for i, piece in enumerate(pieces):
-        if not piece.strip():
-            if i in (0, len(pieces) - 1):
-                count -= 1
-            else:
-                return False, f"an empty paragraph between two {separator} (piece {i + 1})"
+    count, empty = paragraph_count(pieces)
+    if empty is not None:
+        return False, f"an empty paragraph between two {separator} (piece {empty + 1})"
     return count == _WANTED, f"{count} paragraphs separated by {separator}, needed {_WANTED}"
 
 
@@ -35,7 +31,7 @@ def _split_count(pieces: list[str], separator: str):
 def paragraphs_divider(view: TextView, args: dict, rules: Rules):
     """Two paragraphs separated by the markdown divider ***, in every language (no script has
     its own divider)."""
-    return _split_count(_DIVIDER.split(view.text), "***")
+    return _split_count(PARAGRAPH_DIVIDER.split(view.text), "***")
 
 
 @checker("paragraphs:paragraphs2", category="Paragraphs", table_row=110, fixed_only=True, suite=_SUITE,
