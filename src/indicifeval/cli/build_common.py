@@ -98,3 +98,23 @@ def show_status(args: argparse.Namespace) -> int:
     if not rows:
         console.print("no stage has run yet")
     return 0
+
+
+def finish_build(args: argparse.Namespace, done: dict, stages: tuple[str, ...], counted: tuple[str, ...],
+                 wrote: dict[str, str], review: bool = True) -> int:
+    """After a build command: its status table (unless quiet), the last stage's line (its counts,
+    the file it wrote) and what to do next (``review``: with the rows its validator left to a
+    reviewer)."""
+    from indicifeval.cli.next_steps import after_build
+    from indicifeval.cli.output import console
+    from indicifeval.records import NEEDS_REVIEW
+
+    if not args.quiet:
+        show_status(argparse.Namespace(folder=args.folder, json=False))
+    last, record = list(done.items())[-1]
+    counts = ", ".join(f"{v} {k}" for k, v in record.counts.items() if k in counted)
+    where = f"; wrote {Path(args.folder) / wrote[last]}" if last in wrote else ""
+    console.print(f"{args.lang}: {last} {record.status}" + (f", {counts}" if counts else "") + where, soft_wrap=True)
+    waiting = record.counts.get(NEEDS_REVIEW, 0) if review else 0
+    console.print(after_build(args.folder, last, args.until, stages, waiting), soft_wrap=True, markup=False)
+    return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from indicifeval.cli.common import HelpFormatter
 
@@ -84,7 +83,7 @@ def _tell_imports(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from indicifeval.builder.ground.pipeline import MiningOptions, build_ground
-    from indicifeval.cli.build_common import forced_stages, show_status, stage_reporter
+    from indicifeval.cli.build_common import finish_build, forced_stages, stage_reporter
     from indicifeval.cli.option_flags import model_spec
     from indicifeval.cli.output import console, progress_bar
     from indicifeval.core.errors import InputError
@@ -122,14 +121,7 @@ def run(args: argparse.Namespace) -> int:
         _tell_imports(args)
         console.print(f"{args.lang}: generate pending, waiting for batch results: {pending}", soft_wrap=True)
         return WAITING
-    if not args.quiet:
-        show_status(argparse.Namespace(folder=args.folder, json=False))
-    last, record = list(done.items())[-1]
-    counts = ", ".join(f"{v} {k}" for k, v in record.counts.items() if k in ("rows", "rejected", "contexts"))
-    where = f"; wrote {Path(args.folder) / 'ground' / 'rows.jsonl'}" if last == "rows" else ""
-    console.print(f"{args.lang}: {last} {record.status}" + (f", {counts}" if counts else "") + where, soft_wrap=True)
     from indicifeval.builder.ground.pipeline import STAGES
-    from indicifeval.cli.next_steps import after_build
 
-    console.print(after_build(args.folder, last, args.until, STAGES, 0), soft_wrap=True, markup=False)
-    return 0
+    return finish_build(args, done, STAGES, ("rows", "rejected", "contexts"), {"rows": "ground/rows.jsonl"},
+                        review=False)

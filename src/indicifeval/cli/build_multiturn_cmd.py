@@ -4,9 +4,8 @@ as Multi-IF made its own from IFEval's, the follow-ups translated through the Tr
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from indicifeval.cli.build_common import add_stage_flags, forced_stages, show_status, stage_reporter
+from indicifeval.cli.build_common import add_stage_flags, finish_build, forced_stages, stage_reporter
 from indicifeval.cli.build_trans_cmd import _translator_classes
 from indicifeval.cli.common import HelpFormatter
 from indicifeval.cli.option_flags import add_model_flags, model_spec
@@ -41,8 +40,7 @@ def build_multiturn(args: argparse.Namespace) -> int:
     from indicifeval.builder.multiturn.pipeline import STAGES
     from indicifeval.builder.multiturn.pipeline import build_multiturn as run_pipeline
     from indicifeval.builder.trans.pipeline import TransSettings
-    from indicifeval.cli.next_steps import after_build
-    from indicifeval.cli.output import console, progress_bar
+    from indicifeval.cli.output import progress_bar
     from indicifeval.records import AUTO_OK, NEEDS_REVIEW
 
     spec = model_spec(args, _translator_classes(), language=args.lang) if args.backend is not None else None
@@ -50,13 +48,5 @@ def build_multiturn(args: argparse.Namespace) -> int:
                         settings=TransSettings(args.units, args.protect, None), until=args.until,
                         force=forced_stages(args), overwrite=args.overwrite, on_stage=stage_reporter(args),
                         progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
-    if not args.quiet:
-        show_status(argparse.Namespace(folder=args.folder, json=False))
-    last, record = list(done.items())[-1]
-    counts = ", ".join(f"{v} {k}" for k, v in record.counts.items() if k in ("rows", AUTO_OK, NEEDS_REVIEW))
-    where = {"conversations": "multiturn/conversations.jsonl", "validate": "trans/rows.jsonl"}.get(last)
-    console.print(f"{args.lang}: {last} {record.status}" + (f", {counts}" if counts else "")
-                  + (f"; wrote {Path(args.folder) / where}" if where else ""), soft_wrap=True)
-    console.print(after_build(args.folder, last, args.until, STAGES, record.counts.get(NEEDS_REVIEW, 0)),
-                  soft_wrap=True, markup=False)
-    return 0
+    return finish_build(args, done, STAGES, ("rows", AUTO_OK, NEEDS_REVIEW),
+                        {"conversations": "multiturn/conversations.jsonl", "validate": "trans/rows.jsonl"})

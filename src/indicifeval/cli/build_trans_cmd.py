@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from indicifeval.cli.build_common import add_stage_flags, forced_stages, show_status, stage_reporter
+from indicifeval.cli.build_common import add_stage_flags, finish_build, forced_stages, stage_reporter
 from indicifeval.cli.common import HelpFormatter
 from indicifeval.cli.option_flags import add_model_flags, model_spec
 
@@ -54,7 +53,7 @@ def register(verbs: argparse._SubParsersAction) -> None:
 def build_trans(args: argparse.Namespace) -> int:
     from indicifeval.builder.trans.pipeline import TransSettings
     from indicifeval.builder.trans.pipeline import build_trans as run_pipeline
-    from indicifeval.cli.output import console, progress_bar
+    from indicifeval.cli.output import progress_bar
     from indicifeval.records import AUTO_OK, NEEDS_REVIEW
 
     spec = model_spec(args, _translator_classes(), language=args.lang) if args.backend is not None else None
@@ -63,18 +62,9 @@ def build_trans(args: argparse.Namespace) -> int:
     done = run_pipeline(args.folder, args.lang, args.source, spec, settings=settings, until=args.until, force=forced,
                         overwrite=args.overwrite, on_stage=stage_reporter(args),
                         progress=lambda label, total: progress_bar(total, label, not args.quiet, 2))
-    if not args.quiet:
-        show_status(argparse.Namespace(folder=args.folder, json=False))
-    last, record = list(done.items())[-1]
-    counts = ", ".join(f"{v} {k}" for k, v in record.counts.items() if k in ("rows", AUTO_OK, NEEDS_REVIEW))
-    where = {"validate": "trans/rows.jsonl", "assemble": "trans/candidates.jsonl"}.get(last)
-    console.print(f"{args.lang}: {last} {record.status}" + (f", {counts}" if counts else "")
-                  + (f"; wrote {Path(args.folder) / where}" if where else ""), soft_wrap=True)
     from indicifeval.builder.trans.pipeline import STAGES
-    from indicifeval.cli.next_steps import after_build
 
-    console.print(after_build(args.folder, last, args.until, STAGES, record.counts.get(NEEDS_REVIEW, 0)),
-                  soft_wrap=True, markup=False)
-    return 0
+    return finish_build(args, done, STAGES, ("rows", AUTO_OK, NEEDS_REVIEW),
+                        {"validate": "trans/rows.jsonl", "assemble": "trans/candidates.jsonl"})
 
 
