@@ -17,7 +17,8 @@ from collections import Counter
 from pathlib import Path
 
 from indicifeval.dataset import load_rows
-from indicifeval.dataset.rows import SAMPLES, sample_path
+from indicifeval.dataset.responses import load_responses
+from indicifeval.dataset.rows import SAMPLES
 from indicifeval.records import Row
 from indicifeval.scoring.engine import resolve_row, score_row
 from indicifeval.scoring.implicit import implicit_failures
@@ -25,14 +26,12 @@ from indicifeval.scoring.implicit import implicit_failures
 
 def sample_answers():
     for name in SAMPLES:
-        for rows_file, answers_file in zip(sample_path("rows", name), sample_path("responses", name)):
-            lines = open(answers_file, encoding="utf-8")
-            answers = {json.loads(line)["key"]: json.loads(line)["response"] for line in lines}
-            for row in load_rows(rows_file):
-                args = resolve_row(row, "fixed")
-                answer = answers.get(row.key)
-                if answer is not None and score_row(row, answer, "fixed", args).prompt_strict:
-                    yield f"sample {row.language}", row, args, answer
+        answers = load_responses(name)
+        for row in load_rows(name):
+            args = resolve_row(row, "fixed")
+            answer = answers.lookup(row)
+            if answer is not None and score_row(row, answer, "fixed", args).prompt_strict:
+                yield f"sample {row.language}", row, args, answer
 
 
 def english_answers(shared: Path):

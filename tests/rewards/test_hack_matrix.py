@@ -43,16 +43,14 @@ def test_the_matrix_shows_what_the_constraints_buy():
 
 def test_honest_sample_answers_keep_their_reward():
     """The sample's passing answers, every suite, 15 languages: at most 0.5 % blocked."""
-    import json
-
-    from indicifeval.dataset.rows import SAMPLES, sample_path
+    from indicifeval.dataset.responses import load_responses
+    from indicifeval.dataset.rows import SAMPLES
 
     items = []
     for name in SAMPLES:
-        for rows_file, answers_file in zip(sample_path("rows", name), sample_path("responses", name)):
-            answers = {json.loads(line)["key"]: json.loads(line)["response"]
-                       for line in answers_file.read_text(encoding="utf-8").splitlines() if line.strip()}
-            items += [{**ground_truth(r), "response": answers[r.key]} for r in load_rows(rows_file) if r.key in answers]
+        answers = load_responses(name)
+        items += [{**ground_truth(r), "response": answers.lookup(r)} for r in load_rows(name)
+                  if answers.lookup(r) is not None]
     plain = score_batch(items, implicit=None)
     guarded = score_batch(items)
     honest = [(g, p) for g, p in zip(guarded, plain) if p.reward == 1.0]

@@ -5,17 +5,17 @@ a hack means nothing for the language (no sibling language shares its script, sa
 
 from __future__ import annotations
 
-import json
 import random
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
 from indicifeval.checkers.describe import render_description
 from indicifeval.dataset import load_rows
-from indicifeval.dataset.rows import sample_path
+from indicifeval.dataset.responses import Responses, load_responses
 from indicifeval.languages import get_profile, list_languages
 from indicifeval.records import Row
 from indicifeval.text.langid import identify
@@ -103,24 +103,28 @@ HACKS: dict[str, Callable[[Material], str | None]] = {
     "zero-width padding": lambda m: f"{_first_sentence(m.honest)} " + " \u200b\u200c" * 400,
 }
 
-# Sibling languages: the other benchmark languages of the same script.
-_ENGLISH_FOR_ENGLISH = "hi"
+_ENGLISH_FOR_ENGLISH = "hi"  # the "wrong language" of an English row
+
+
+@lru_cache(maxsize=1)
+def _sample() -> tuple[list[Row], Responses]:
+    return load_rows("sample"), load_responses("sample")
 
 
 def _answers(language: str) -> dict[str, tuple[Row, str]]:
-    rows_files = [p for p in sample_path("rows") if p.name.startswith(f"{language}.")]
+    """The sample's passing rows of the language and their answers, by the key's shared part
+    ("trans-01": the same sample row in every language)."""
+    rows, answers = _sample()
     out: dict[str, tuple[Row, str]] = {}
-    for rows_file in rows_files:
-        answers_file = rows_file.with_name(rows_file.name.replace(".rows.", ".responses."))
-        answers = {json.loads(line)["key"]: json.loads(line)["response"] for line in
-                   answers_file.read_text(encoding="utf-8").splitlines() if line.strip()}
-        for row in load_rows(rows_file):
-            if str(row.key).endswith("-pass"):
-                out[str(row.key).split("-", 1)[1]] = (row, answers[row.key])
+    for row in rows:
+        answer = answers.lookup(row)
+        if row.language == language and str(row.key).endswith("-pass") and answer is not None:
+            out[str(row.key).split("-", 1)[1]] = (row, answer)
     return out
 
 
 def siblings(language: str) -> list[str]:
+    """The other benchmark languages of the same script."""
     script = get_profile(language).script
     return [code for code in list_languages() if code != language and get_profile(code).script == script]
 
