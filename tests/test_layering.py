@@ -22,9 +22,9 @@ ROOT = Path(indicifeval.__file__).parent
 def _modules() -> dict[str, Path]:
     """Every module by its dotted name; a package is its ``__init__``."""
     out = {}
-    for path in ROOT.rglob("*.py"):
+    for path in sorted(ROOT.rglob("*.py")) + sorted(ROOT.rglob("*.pyi")):  # a stub: a compiled module
         parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
-        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+        out.setdefault(".".join(parts[:-1] if parts[-1] == "__init__" else parts), path)
     return out
 
 

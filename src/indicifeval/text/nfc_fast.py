@@ -50,9 +50,24 @@ class _PieceTable(dict):
 _pieces = _PieceTable()
 
 
+# The last long text and its NFC: a reward scores an answer and then reads it for its implicit
+# constraints, two readers of one string (compared by identity: no cost when it is another)
+_last: tuple[str, str] = ("", "")
+
+
 def nfc(text: str) -> str:
     if len(text) < _SHORT or text.isascii():
         return unicodedata.normalize("NFC", text)
+    global _last
+    last = _last
+    if text is last[0]:
+        return last[1]
+    value = _nfc(text)
+    _last = (text, value)
+    return value
+
+
+def _nfc(text: str) -> str:
     seen = len(_INDIC_MAYBE.findall(text, 0, _PROBE))  # how common they are, from the start
     if seen * _SPARSE > min(len(text), _PROBE):
         return " ".join(map(_pieces.__getitem__, text.split(" ")))

@@ -10,7 +10,8 @@ from collections.abc import Iterable, Sequence
 from indicifeval.core.errors import InputError
 from indicifeval.records import Row
 from indicifeval.scoring.implicit.checks import CHECKS, Context
-from indicifeval.scoring.implicit.expect import allowance, profile_of
+from indicifeval.scoring.implicit.compared import Compared, compared
+from indicifeval.scoring.implicit.expect import Allowance, allowance, profile_of
 from indicifeval.scoring.implicit.view import AnswerView
 
 IMPLICIT: tuple[str, ...] = tuple(CHECKS)
@@ -41,9 +42,9 @@ def implicit_failures(row: Row, args: Sequence[dict], answer: str | None, prompt
     ``prompt`` defaults to the row's."""
     if not checks:
         return []
-    terminators = "".join(_terminators(row.language)) or ".!?"
-    context = Context(AnswerView(answer or "", terminators), row.prompt if prompt is None else prompt,
-                      allowance(row, args), row.language)
+    prompt = row.prompt if prompt is None else prompt
+    allowed, against = _expected(row, args, prompt)
+    context = Context(AnswerView(answer or "", _terminators(row.language)), prompt, allowed, against, row.language)
     out = []
     for name in checks:
         why = CHECKS[name](context)
@@ -54,9 +55,30 @@ def implicit_failures(row: Row, args: Sequence[dict], answer: str | None, prompt
     return out
 
 
-def _terminators(language: str) -> tuple[str, ...]:
+def _terminators(language: str) -> str:
     profile = profile_of(language)
-    return profile.sentence_terminators if profile is not None else ()
+    return "".join(profile.sentence_terminators if profile is not None else ()) or ".!?"
+
+
+# (row, args, prompt) -> what they allow and what an answer is compared with: an RL batch
+# scores many answers to each row. Keyed by the identity of the resolved arguments and kwargs
+# (held in the entry, so that no other object takes their id while it is kept) and the rest
+# of what ``allowance`` reads; emptied when full.
+_EXPECTED: dict[tuple, tuple[object, object, Allowance, Compared]] = {}
+_EXPECTED_LIMIT = 4096
+
+
+def _expected(row: Row, args: Sequence[dict], prompt: str) -> tuple[Allowance, Compared]:
+    key = (id(args), id(row.kwargs), row.language, row.resp_lang, row.instruction_id_list, row.prompt, prompt)
+    hit = _EXPECTED.get(key)
+    if hit is not None and hit[0] is args and hit[1] is row.kwargs:
+        return hit[2], hit[3]
+    allowed = allowance(row, args)
+    against = compared(allowed, prompt, row.language)
+    if len(_EXPECTED) >= _EXPECTED_LIMIT:
+        _EXPECTED.clear()
+    _EXPECTED[key] = (args, row.kwargs, allowed, against)
+    return allowed, against
 
 
 __all__ = ["IMPLICIT", "PREFIX", "implicit_failures", "parse_implicit"]

@@ -12,18 +12,13 @@ import regex
 
 from indicifeval.languages.profile import on_reload
 from indicifeval.scoring.implicit.expect import profile_of
+from indicifeval.scoring.implicit.measures import trigram_counts, trigrams
+from indicifeval.scoring.implicit.view import AnswerView
 from indicifeval.text.langid_check import own_texts
 from indicifeval.text.normalize import nfc
 
-N = 3
 _LETTERS = regex.compile(r"[\p{L}\p{M}]+")
 _MAX_WORDS = 80  # the first words decide (some 500 trigrams), as language identification reads a prefix
-
-
-def trigrams(words: list[str]) -> list[str]:
-    """Character trigrams of words with a space on either side."""
-    padded = [f" {word} " for word in words]
-    return [p[i:i + N] for p in padded for i in range(len(p) - N + 1)]
 
 
 @lru_cache(maxsize=64)
@@ -43,17 +38,15 @@ def known_trigrams(language: str) -> frozenset[str] | None:
 on_reload(known_trigrams.cache_clear)
 
 
-def known_share(words: list[str], language: str, script_of_word) -> tuple[float, int] | None:
-    """The share of the in-word trigrams of ``words`` (lower-cased; those in the language's
-    script only) found in its own sentences, and how many were counted; None where the
-    language has no table."""
+def known_share(view: AnswerView, language: str, script: str) -> tuple[float, int] | None:
+    """The share of the in-word trigrams of the answer's first words (those that begin with a
+    letter of ``script``) found in the language's own sentences, and how many were counted;
+    None where the language has no table."""
     known = known_trigrams(language)
     if known is None:
         return None
-    grams = trigrams([w for w in words[:_MAX_WORDS] if script_of_word(w)])
-    if not grams:
-        return 0.0, 0
-    return sum(map(known.__contains__, grams)) / len(grams), len(grams)
+    total, found = trigram_counts(view, _MAX_WORDS, script, known)
+    return (found / total if total else 0.0), total
 
 
-__all__ = ["known_share", "known_trigrams", "trigrams"]
+__all__ = ["known_share", "known_trigrams"]

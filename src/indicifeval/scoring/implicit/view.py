@@ -12,32 +12,11 @@ from functools import cached_property, lru_cache
 
 import regex
 
+from indicifeval.scoring.implicit.chars import HAS_LETTER, WORD, invisible
 from indicifeval.text.normalize import nfc
 
-# Characters that show nothing: format characters (zero-width space, word joiner, BOM, the
-# directional marks) and the blank "letters" used as invisible padding. ZWNJ and ZWJ touching
-# a letter or mark are spelling (Malayalam chillus, a Kannada or Odia virama at a word's end,
-# Persian-script Urdu, Bengali ya-phala) and stay; alone, or three and more in a row, they are
-# invisible.
-_INVISIBLE = regex.compile(
-    r"[\u200c\u200d]{3,}"  # a run of joiners (spelling needs one, or a ZWJ and a ZWNJ)
-    r"|(?<![\p{L}\p{M}\u200c\u200d])[\u200c\u200d]{1,2}(?![\p{L}\p{M}\u200c\u200d])"  # joiners touching no letter
-    r"|[\p{Cf}--[\u200c\u200d]]|[\u115f\u1160\u3164\uffa0\u2800]",  # format characters, blank letters
-    regex.VERSION1)
-_WORD = regex.compile(r"[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N}\u200c\u200d'’]*")
 _BULLET = regex.compile(r"^\s*(?:[*\-+•●◦▪–]|\d{1,3}[.)])(?:\s+|$)(.*)$")
 _FENCE = regex.compile(r"^\s*```[^\n]*\n?(.*?)\n?```\s*$", regex.DOTALL)
-_HAS_LETTER = regex.compile(r"[\p{L}\p{N}]")
-
-
-def invisible_count(text: str) -> int:
-    """Invisible characters outside words."""
-    return sum(1 for _ in _INVISIBLE.finditer(text))
-
-
-def visible(text: str) -> str:
-    """The text without its invisible characters (joiners inside words kept)."""
-    return _INVISIBLE.sub("", text)
 
 
 def _json_values(value: object) -> Iterator[str]:
@@ -78,12 +57,19 @@ class AnswerView:
 
     @cached_property
     def text(self) -> str:
-        """NFC, invisible characters gone, wrappers opened."""
-        return unwrapped(visible(nfc(self.raw)))
+        """NFC, invisible characters gone, wrappers opened (and NFC again where either changed
+        it: a mark can meet its letter once a zero-width character between them goes)."""
+        normal = nfc(self.raw)
+        text = unwrapped(invisible(normal)[1])
+        return text if text is normal else nfc(text)
+
+    @cached_property
+    def lowered(self) -> str:
+        return self.text.lower()
 
     @cached_property
     def words(self) -> list[str]:
-        return _WORD.findall(self.text.lower())
+        return WORD.findall(self.lowered)
 
     @cached_property
     def grams(self) -> list[tuple[str, ...]]:
@@ -93,23 +79,18 @@ class AnswerView:
     @cached_property
     def lines(self) -> list[str]:
         """Lines with a letter or digit, stripped and lower-cased."""
-        return [line.strip().lower() for line in self.text.split("\n") if _HAS_LETTER.search(line)]
+        return [line.strip().lower() for line in self.text.split("\n") if HAS_LETTER.search(line)]
 
     @cached_property
     def bullets(self) -> list[str]:
         """The items of bulleted or numbered lines (empty items included)."""
-        out = []
-        for line in self.text.split("\n"):
-            m = _BULLET.match(line)
-            if m:
-                out.append(m.group(1).strip().lower())
-        return out
+        return [m.group(1).strip().lower() for m in map(_BULLET.match, self.text.split("\n")) if m]
 
     @cached_property
     def sentences(self) -> list[str]:
         """Sentences with a letter, as their words joined (punctuation and case ignored)."""
         kept = _punctuation(self.terminators).sub(" ", self.text.lower())  # one pass: terminators stay
-        return [" ".join(part.split()) for part in _splitter(self.terminators).split(kept) if _HAS_LETTER.search(part)]
+        return [" ".join(part.split()) for part in _splitter(self.terminators).split(kept) if HAS_LETTER.search(part)]
 
 
 @lru_cache(maxsize=64)
@@ -136,4 +117,4 @@ def word_ngrams(words: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return list(zip(*(words[i:] for i in range(n))))
 
 
-__all__ = ["AnswerView", "invisible_count", "unwrapped", "visible", "word_ngrams", "words_of"]
+__all__ = ["AnswerView", "unwrapped", "word_ngrams", "words_of"]
