@@ -35,6 +35,7 @@ from indicifeval.rewards.judging import DEFAULT_WEIGHT, Judge
 from indicifeval.rewards.openrlhf import openrlhf_rewards
 from indicifeval.rewards.row_cache import bound_rows
 from indicifeval.rewards.verdicts import RewardScorer
+from indicifeval.scoring.implicit import warm_up
 
 SETTINGS_ENV = "INDICIFEVAL_SERVE_SETTINGS"  # how the settings reach uvicorn's worker processes
 _JSONL = ("application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/json-lines")
@@ -128,6 +129,8 @@ class Verifier:
                                    settings.max_answer_chars, settings.unknown_ids, settings.implicit, judge,
                                    float((settings.judge or {}).get("weight", DEFAULT_WEIGHT)))
         bound_rows(self.scorer, settings.max_cache_bytes)
+        if self.scorer.implicit:
+            warm_up()
         self.most_values = max_values(settings.max_batch)
         # One batch scored at a time (a worker process's CPU is one core's anyway): the event
         # loop then vies for the GIL with one thread, and answers /health within milliseconds.

@@ -12,6 +12,7 @@ from indicifeval.records import Row
 from indicifeval.scoring.implicit.checks import CHECKS, Context
 from indicifeval.scoring.implicit.compared import Compared, compared
 from indicifeval.scoring.implicit.expect import Allowance, allowance, profile_of
+from indicifeval.scoring.implicit.measures import prepare_tables
 from indicifeval.scoring.implicit.view import AnswerView
 
 IMPLICIT: tuple[str, ...] = tuple(CHECKS)
@@ -55,6 +56,15 @@ def implicit_failures(row: Row, args: Sequence[dict], answer: str | None, prompt
     return out
 
 
+def warm_up() -> None:
+    """Build the tables the constraints read (0.4 s, once a process), so that a server's first
+    batch does not pay for them."""
+    from indicifeval.languages import list_languages
+    from indicifeval.scoring.implicit.plausible import known_trigrams
+
+    prepare_tables(known_trigrams(code) for code in list_languages())
+
+
 def _terminators(language: str) -> str:
     profile = profile_of(language)
     return "".join(profile.sentence_terminators if profile is not None else ()) or ".!?"
@@ -81,4 +91,4 @@ def _expected(row: Row, args: Sequence[dict], prompt: str) -> tuple[Allowance, C
     return allowed, against
 
 
-__all__ = ["IMPLICIT", "PREFIX", "implicit_failures", "parse_implicit"]
+__all__ = ["IMPLICIT", "PREFIX", "implicit_failures", "parse_implicit", "warm_up"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -105,6 +106,15 @@ def _codes(known: frozenset[str]) -> bytes:
     return kernel.table_of(array("Q", codes).tobytes())
 
 
+def prepare_tables(known: Iterable[frozenset[str] | None]) -> None:
+    """The kernel's class table and the trigram tables, made now rather than when first read."""
+    if kernel is not None:
+        class_table()
+        for table in known:
+            if table is not None:
+                _codes(table)
+
+
 def trigram_counts(view: AnswerView, max_words: int, script: str, known: frozenset[str]) -> tuple[int, int]:
     """The letter trigrams of the first ``max_words`` words that begin with a letter of
     ``script``, and how many of them are in ``known``."""
@@ -114,5 +124,5 @@ def trigram_counts(view: AnswerView, max_words: int, script: str, known: frozens
     return len(grams), sum(map(known.__contains__, grams))
 
 
-__all__ = ["Measures", "compiled", "covered_words", "measure", "measure_python",
+__all__ = ["Measures", "compiled", "covered_words", "measure", "measure_python", "prepare_tables",
            "trigram_counts", "trigrams"]
