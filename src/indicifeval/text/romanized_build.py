@@ -1,6 +1,6 @@
 """Builds the romanised-language model (``romanized_ngrams.json``, read by text.romanized) from text
-the project owns, nothing else: each profile's own sentences (``langid_check.own_texts``), word
-lists and stop words, and the bundled sample's prompts and answers (src/indicifeval/sample),
+the project owns, nothing else: each profile's own sentences (``langid_check.own_texts`` and the
+sentences written for the model, ``romanized.texts``), word lists and stop words, and the bundled sample's prompts and answers (src/indicifeval/sample),
 romanised by text.romanize under every scheme (ITRANS, IAST without diacritics, and three informal
 spellings), plus the profile's ``romanized.words``; English from the English profile and the
 English sample's prompts (its answers are left for measuring). The sample's answers in Latin
@@ -48,7 +48,9 @@ def _sample_texts(code: str, answers: bool) -> list[str]:
 def native_texts(code: str) -> list[str]:
     profile = get_profile(code)
     words = [w for ws in profile.word_lists.values() for w in ws]
-    return [*own_texts(profile), *_sample_texts(code, answers=True), " ".join(words), " ".join(profile.stop_words)]
+    texts = profile.romanized.texts if profile.romanized is not None else ()
+    return [*own_texts(profile), *texts, *_sample_texts(code, answers=True), " ".join(words),
+            " ".join(profile.stop_words)]
 
 
 def latin_texts(code: str) -> list[str]:
