@@ -200,7 +200,7 @@ def evidence(text: str, language: str) -> Evidence:
 
 VETO = 2  # words only a sibling language of the same script lists, to refuse what the model accepts;
 SIBLING_VETO = 5  # where the model cannot tell the two apart (Hindi and Urdu, one class), 5
-CLOSE_CALL = 2.5  # nats a word: the model's lead over the language below which the word lists may decide
+CLOSE_CALL = 2.0  # nats a word: the model's lead over the language below which the word lists may decide
 
 
 def _name(code: str) -> str:
