@@ -2,10 +2,11 @@
 the project owns, nothing else: each profile's own sentences (``langid_check.own_texts`` and the
 sentences written for the model, ``romanized.texts``), word lists and stop words, and the
 bundled sample's prompts and answers (src/indicifeval/sample), romanised by text.romanize under
-every scheme (ITRANS, IAST without diacritics, and three informal spellings), plus the profile's ``romanized.words``; English from the English profile and the
-English sample's prompts (its answers are left for measuring). The sample's answers in Latin
-letters are not used (romanize keeps Indic words only). Deterministic: the same profiles and
-sample give the same file, byte for byte (``tests/text/test_romanized_model.py`` rebuilds it).
+every scheme (ITRANS, IAST without diacritics, and three informal spellings), plus the profile's
+``romanized.words``; English from the English profile and the English sample's prompts (its
+answers are left for measuring). The sample's answers in Latin letters are not used (romanize
+keeps Indic words only). Deterministic: the same profiles and sample give the same file, byte for
+byte (``tests/text/test_romanized_model.py`` rebuilds it).
 
     python -m indicifeval.text.romanized_build          # rewrite the stored table
 """
