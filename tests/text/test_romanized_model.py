@@ -37,7 +37,7 @@ def test_stored_table_is_the_rebuild():
 
 def test_colloquial_answers():
     """Each hand-written answer accepted for its language and refused for every other; at most one
-    miss in the 70 (Punjabi that reads as Hindi: "Kal raat mammi ne sarson da saag ...")."""
+    miss in the 112."""
     wrong = []
     for language in LANGUAGES:
         for text in CASES[language]:

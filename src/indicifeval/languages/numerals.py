@@ -37,6 +37,7 @@ class Symbols:
 @dataclass(frozen=True)
 class Romanized:
     words: frozenset[str]  # frequent words as typed in Latin letters (lower case)
+    texts: tuple[str, ...] = ()  # sentences in the language's own script: more training text for the model
 
 
 def _word_list(data: dict, key: str, where: str) -> tuple[str, ...]:
@@ -93,7 +94,10 @@ def romanized_from_json(data: dict | None) -> Romanized | None:
     words = _word_list(data, "words", "romanized")
     if not all(w.isascii() and w.isalpha() and w.islower() for w in words):
         raise ValueError("romanized.words are lower-case Latin letters")
-    return Romanized(frozenset(words))
+    texts = data.get("texts", [])
+    if not isinstance(texts, list) or not all(isinstance(t, str) and t.strip() for t in texts):
+        raise ValueError("romanized.texts is a list of sentences")
+    return Romanized(frozenset(words), tuple(texts))
 
 
 @cache

@@ -50,7 +50,7 @@ _VOWELS = {
     "CANDRA A": ("a", "a", "a"),
 }
 _SIGNS = {"ANUSVARA": ("m", "m", "n m"), "CANDRABINDU": ("n", "m", "n"), "VISARGA": ("h", "h", "h "),
-          "TIPPI": ("n", "n", "n"), "BINDI": ("n", "n", "n"), "AVAGRAHA": ("", "", "")}
+          "TIPPI": ("m", "n", "n"), "BINDI": ("m", "n", "n"), "AVAGRAHA": ("", "", "")}
 SCHWA_DROPPING = frozenset({"as", "bn", "gu", "hi", "mr", "ne", "pa", "ur"})
 DRAVIDIAN = frozenset({"kn", "ml", "ta", "te"})
 # the informal spellings of a language beyond the common ones: consonant -> choices; "@" the inherent vowel

@@ -35,6 +35,10 @@ MIN_SHARE = 0.15
 ORDERS = (1, 2, 3, 4)
 WHOLE_WORDS = True
 KINDS = len(ORDERS) + 1  # the n-gram orders and whole words
+# how much each kind's evidence counts (unigrams, bigrams, trigrams, 4-grams, whole words): the short
+# n-grams repeat what the longer ones say, and a whole word is what tells siblings apart (Assamese
+# from Odia and Bengali, which share most of their letter sequences)
+WEIGHTS = (0.5, 0.5, 1.0, 1.0, 3.0)
 MODEL_PATH = Path(__file__).with_name("romanized_ngrams.json.gz")
 LEVELS = 4  # counts are stored as round(LEVELS * log2(1 + count))
 SMOOTHING = 0.5  # added to every n-gram count
@@ -87,7 +91,8 @@ def gram_kind(gram: str) -> int:
 
 
 class _RomanizedModel:
-    """Per class: log P(gram) by order, smoothed; a word's score is the sum over its n-grams."""
+    """Per class: log P(gram) by order, smoothed; a word's score is the sum over its n-grams, each
+    kind weighted (WEIGHTS)."""
 
     def __init__(self, table: dict):
         self.classes: tuple[str, ...] = tuple(table["classes"])
@@ -96,11 +101,12 @@ class _RomanizedModel:
         kept = Counter(gram_kind(g) for g in table["grams"])
         sizes = np.array([kept[k] + 1 for k in range(KINDS)], dtype=np.float64)
         denominators = np.log(totals + SMOOTHING * sizes)  # class x order
-        self.unseen = (math.log(SMOOTHING) - denominators).T  # order x class
+        weights = np.array(WEIGHTS, dtype=np.float64)
+        self.unseen = (math.log(SMOOTHING) - denominators).T * weights[:, None]  # order x class
         self.deltas: dict[str, np.ndarray] = {}
         for gram, counts in table["grams"].items():
             count = np.exp2(np.array([int(c) for c in counts.split()], dtype=np.float64) / LEVELS) - 1
-            self.deltas[gram] = np.log(count + SMOOTHING) - math.log(SMOOTHING)
+            self.deltas[gram] = (np.log(count + SMOOTHING) - math.log(SMOOTHING)) * weights[gram_kind(gram)]
         self._words: dict[str, np.ndarray] = {}
 
     def word(self, word: str) -> np.ndarray:
@@ -194,7 +200,7 @@ def evidence(text: str, language: str) -> Evidence:
 
 VETO = 2  # words only a sibling language of the same script lists, to refuse what the model accepts;
 SIBLING_VETO = 5  # where the model cannot tell the two apart (Hindi and Urdu, one class), 5
-CLOSE_CALL = 2.5  # nats a word: the model's lead over the language below which the word lists may decide
+CLOSE_CALL = 2.0  # nats a word: the model's lead over the language below which the word lists may decide
 
 
 def _name(code: str) -> str:
