@@ -172,15 +172,6 @@ def _drop_schwa(syllables: list[list], language: str) -> list[bool]:
         if final or (syllables[i + 1][1] != "" and not dropped[i + 1] and not syllables[i - 1][2]):
             dropped[i] = True
     return dropped
-    n = len(syllables)
-    for i in range(n - 1, 0, -1):
-        cons, vowel, signs = syllables[i]
-        if vowel is not None or not cons or signs:
-            continue
-        if i == n - 1 or (i < n - 1 and syllables[i + 1][0] and syllables[i + 1][1] not in ("",)
-                          and not dropped[i + 1] and not dropped[i - 1] and i >= 1 and not syllables[i - 1][2]):
-            dropped[i] = True
-    return dropped
 
 
 def romanize_word(word: str, language: str, scheme: str, seed: int = 0) -> str:
