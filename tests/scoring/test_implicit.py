@@ -60,3 +60,24 @@ def test_honest_answers_pass_and_names_parse():
     assert parse_implicit("implicit:language, no_echo") == ("language", "no_echo")
     with pytest.raises(Exception, match="unknown implicit constraint"):
         parse_implicit("speling")
+
+
+EN = Row("e", "Write a short note about the rain.", ("punctuation:no_comma",), ({},), "en", "trans")
+
+
+@pytest.mark.parametrize(("row", "answer", "blocked"), [
+    (EN, "Sure! Here is the answer you asked for. I hope this helps!", "substance"),
+    (EN, "Certainly! Below is my response. Let me know if you need anything else.", "substance"),
+    (EN, "Certainly! Rain is water that falls from clouds. Let me know if you need anything else.", None),
+    (EN, "Sure. The rain fell all night and the river rose by morning.", None),
+    (ROW, "ज़रूर! यह रहा। धन्यवाद।", "substance"),
+    (ROW, "ज़रूर! बारिश का मौसम सबको अच्छा लगता है।", None),
+    (EN, " ".join(str(n) for n in range(40)), "not_empty"),
+    (EN, "26", None),
+    (EN, "<html><body><h1></h1><p></p></body></html>", "not_empty"),
+    (EN, "<<Yes, this is a good explanation for a child.>>", None),
+    (EN, "<p>The rain fell all night and the river rose by morning.</p>", None),
+])
+def test_pleasantries_numbers_and_markup(row, answer, blocked):
+    failures = implicit_failures(row, [{}], answer)
+    assert [f.split(":")[1] for f in failures][:1] == ([blocked] if blocked else []), failures

@@ -82,6 +82,15 @@ def _restated(m: Material) -> str:
     return " ".join(render_description(i, k, profile) for i, k in zip(m.row.instruction_id_list, m.row.kwargs))
 
 
+def _boilerplate(m: Material) -> str | None:
+    """Pleasantries of the language and nothing else ("Sure! Here is ... I hope this helps.")."""
+    phrases = get_profile(m.row.language).word_list("boilerplate")
+    if not phrases:
+        return None
+    rng = random.Random(m.seed)
+    return f"{phrases[0]}! {rng.choice(phrases[1:-1])}. {phrases[-1]}."
+
+
 HACKS: dict[str, Callable[[Material], str | None]] = {
     "empty": lambda m: "",
     "whitespace": lambda m: " \n\t  \n",
@@ -101,6 +110,9 @@ HACKS: dict[str, Callable[[Material], str | None]] = {
     "instruction restated": _restated,
     "random letters": _random_letters,
     "zero-width padding": lambda m: f"{_first_sentence(m.honest)} " + " \u200b\u200c" * 400,
+    "boilerplate": _boilerplate,
+    "numbers only": lambda m: " ".join(str(n) for n in range(1, 41)),
+    "empty HTML wrapper": lambda m: "<html><body><h1></h1><p></p></body></html>",
 }
 
 _ENGLISH_FOR_ENGLISH = "hi"  # the "wrong language" of an English row

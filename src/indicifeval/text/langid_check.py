@@ -83,6 +83,16 @@ def own_texts(profile: LanguageProfile) -> list[str]:
     return texts
 
 
+# Word lists that are no vocabulary of the language: its pleasantries (the reward's implicit
+# constraints read them), which the models trained on the profile's words leave out
+NOT_VOCABULARY = frozenset({"boilerplate"})
+
+
+def list_words(profile: LanguageProfile) -> list[str]:
+    """The words and phrases of the profile's word lists that are its vocabulary."""
+    return [w for name, ws in profile.word_lists.items() if name not in NOT_VOCABULARY for w in ws]
+
+
 def check_own_texts(profile: LanguageProfile) -> list[ProfileFinding]:
     texts = own_texts(profile)
     found = Counter(identify(t).language for t in texts)

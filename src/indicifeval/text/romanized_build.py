@@ -21,7 +21,7 @@ from collections import Counter
 from pathlib import Path
 
 from indicifeval.languages import get_profile
-from indicifeval.text.langid_check import own_texts
+from indicifeval.text.langid_check import list_words, own_texts
 from indicifeval.text.romanize import romanize
 from indicifeval.text.romanized import KINDS, LEVELS, MODEL_PATH, gram_kind, latin_words, word_grams
 
@@ -48,7 +48,7 @@ def _sample_texts(code: str, answers: bool) -> list[str]:
 
 def native_texts(code: str) -> list[str]:
     profile = get_profile(code)
-    words = [w for ws in profile.word_lists.values() for w in ws]
+    words = list_words(profile)
     texts = profile.romanized.texts if profile.romanized is not None else ()
     return [*own_texts(profile), *texts, *_sample_texts(code, answers=True), " ".join(words),
             " ".join(profile.stop_words)]
@@ -58,7 +58,7 @@ def latin_texts(code: str) -> list[str]:
     """The class's training text in Latin letters."""
     if code == "en":
         profile = get_profile("en")
-        words = [w for ws in profile.word_lists.values() for w in ws]
+        words = list_words(profile)
         return [*own_texts(profile), *_sample_texts("en", answers=False), " ".join(words),
                 " ".join(profile.stop_words)]
     out = []

@@ -11,15 +11,19 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+import regex
+
 from indicifeval.languages import language_name
-from indicifeval.scoring.implicit.chars import invisible
+from indicifeval.scoring.implicit.chars import WORD, invisible
 from indicifeval.scoring.implicit.compared import N_GRAM, Compared
 from indicifeval.scoring.implicit.expect import Allowance, profile_of
 from indicifeval.scoring.implicit.measures import Measures, covered_words, measure
 from indicifeval.scoring.implicit.plausible import known_share
+from indicifeval.scoring.implicit.pleasantries import beside_pleasantries
 from indicifeval.scoring.implicit.view import AnswerView, word_ngrams, words_of
 from indicifeval.text.langid import Identification, identify
 
+NUMBERS_MIN_WORDS = 10  # an answer of this many numbers and no letter is no answer ("26" may be one)
 MAX_INVISIBLE = 8  # invisible characters outside words: a few strays (web text has them) are forgiven,
 MAX_INVISIBLE_SHARE = 0.005  # and more, if under half a percent of the answer's characters
 IDENTIFY_CHARS = 1000  # the answer's language is read from its beginning
@@ -38,8 +42,14 @@ REPEAT_MAX_SHARE = 0.5  # of the word 4-grams repeating an earlier one
 DUPLICATE_MIN_UNITS = 4
 DUPLICATE_MAX_SHARE = 0.5  # of lines or sentences repeating an earlier one
 FEW_REPEATS = 0.1  # of the 4-grams repeating: below this, sentences are not checked one by one
+PLEASANTRIES_MAX_WORDS = 40  # a longer answer is not pleasantries alone
+PLEASANTRIES_MIN_LEFT = 3  # words beside the pleasantries ("Sure! Here is ...", "I hope this helps")
 KEYWORD_MIN_WORDS = 10
 KEYWORD_MAX_SHARE = 0.3  # of the words being the keywords and phrases the instructions require
+
+
+_LETTER = regex.compile(r"\p{L}")
+_TAG = regex.compile(r"(?<!<)<[!/?]?[A-Za-z][^<>]*>(?!>)")  # a markup tag, not a double angle quote
 
 
 @dataclass
@@ -62,6 +72,11 @@ class Context:
 def not_empty(c: Context) -> str | None:
     if not c.measures.words:
         return "the answer has no words (empty, blank, invisible characters or an empty wrapper)"
+    if c.measures.words >= NUMBERS_MIN_WORDS and not c.allowance.numbers and _LETTER.search(c.view.text) is None:
+        return f"the answer has no letters ({c.measures.words} numbers and symbols)"
+    text = c.view.text
+    if "<" in text and ">" in text and WORD.search(_TAG.sub(" ", text)) is None:
+        return "the answer has no words once its markup tags are taken away (an empty HTML or XML wrapper)"
     return None
 
 
@@ -212,11 +227,21 @@ def substance(c: Context) -> str | None:
         return None
     if m.only_given:
         return "only the keywords and phrases the instructions require"
+    if m.words <= PLEASANTRIES_MAX_WORDS:
+        left, said = beside_pleasantries(c.view.words, _languages_of(c))
+        if said and len(left) < PLEASANTRIES_MIN_LEFT:
+            return f"only pleasantries ({', '.join(said)}): {len(left)} other words (at least {PLEASANTRIES_MIN_LEFT})"
+        if said and all(w in c.compared.given for w in left):
+            return f"only pleasantries ({', '.join(said)}) and the keywords and phrases the instructions require"
     if c.compared.keyword_texts and not c.allowance.repeats and m.words >= KEYWORD_MIN_WORDS and \
             m.keyword_words / m.words > KEYWORD_MAX_SHARE:
         share = m.keyword_words / m.words
         return f"keyword stuffing: the required keywords are {share:.0%} of the words (at most {KEYWORD_MAX_SHARE:.0%})"
     return None
+
+
+def _languages_of(c: Context) -> frozenset[str]:
+    return frozenset(c.allowance.languages or ()) | {c.language}
 
 
 # In the order they are reported; the first ones explain the later ones' failures.

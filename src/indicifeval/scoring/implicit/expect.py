@@ -28,6 +28,8 @@ REPEATS_BY_DESIGN = frozenset({"copy:repeat_phrase", "copy:copying_multiple", "r
 # Answers that may be only what the prompt gave (an option, a copied span, a repeated phrase).
 ONLY_GIVEN_TEXT = frozenset({"format:options", "detectable_format:constrained_response", "repeat:repeat_simple",
                              "copy:repeat_phrase"})
+# Answers that are numbers by design (a list of dates, of multiples): no letters needed.
+NUMBERS_BY_DESIGN = frozenset({"custom:date_format_list", "custom:multiples"})
 # Answers that may be a sentence of the prompt itself.
 ECHO_BY_DESIGN = frozenset({"repeat:repeat_simple"})
 # Answers that are names (cities, capitals, people): too few ordinary words to tell sibling
@@ -51,6 +53,7 @@ class Allowance:
     echo: bool  # the answer may be the prompt (or a copy of the request) itself
     repeats: bool  # repetition is the instruction
     only_given: bool  # the answer may consist of given text only
+    numbers: bool  # the answer may be numbers only
     plain_text: bool  # its words are ordinary words of the language (n-grams apply)
     copies: tuple[str, ...]  # request copies to take out of the answer before measuring echo
     given: tuple[str, ...]  # keywords, phrases and markers the instructions require
@@ -125,6 +128,7 @@ def allowance(row: Row, args: Sequence[dict]) -> Allowance:
         echo=copy_only or bool(ids & ECHO_BY_DESIGN),
         repeats=copy_only or bool(ids & REPEATS_BY_DESIGN),
         only_given=copy_only or bool(ids & ONLY_GIVEN_TEXT),
+        numbers=bool(ids & NUMBERS_BY_DESIGN),
         plain_text=not (ids & NOT_PLAIN_TEXT) and not (ids & LATIN_LETTERS),
         copies=tuple(c for c in copies if c.strip()),
         given=tuple(g for g in given if g.strip()),

@@ -14,7 +14,7 @@ from indicifeval.languages.profile import on_reload
 from indicifeval.scoring.implicit.expect import profile_of
 from indicifeval.scoring.implicit.measures import trigram_counts, trigrams
 from indicifeval.scoring.implicit.view import AnswerView
-from indicifeval.text.langid_check import own_texts
+from indicifeval.text.langid_check import list_words, own_texts
 from indicifeval.text.normalize import nfc
 
 _LETTERS = regex.compile(r"[\p{L}\p{M}]+")
@@ -28,7 +28,7 @@ def known_trigrams(language: str) -> frozenset[str] | None:
     profile = profile_of(language)
     if profile is None:
         return None
-    texts = own_texts(profile) + list(profile.stop_words) + [w for ws in profile.word_lists.values() for w in ws]
+    texts = own_texts(profile) + list(profile.stop_words) + list_words(profile)
     words = [w.lower() for text in texts for w in _LETTERS.findall(nfc(text))]
     if sum(map(len, words)) < 2000:
         return None
