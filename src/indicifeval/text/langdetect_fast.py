@@ -92,20 +92,23 @@ class _GramTable(dict):
         super().__init__()
         self._profiles = profiles
         self._n_langs = n_langs  # langdetect's vector length: its profile folder's listing
+        self._known: frozenset[str] | None = None  # every profile's n-grams, gathered on first use
 
     def __missing__(self, gram: str) -> tuple[list[float], int] | None:
         entry = None
         profiles = self._profiles
-        if any(gram in freq for freq, _ in profiles):
-            vector = [0.0] * self._n_langs
-            mask = 0
+        known = self._known
+        if known is None:
+            known = self._known = frozenset().union(*(freq.keys() for freq, _ in profiles))
+        if gram in known:
             length = len(gram)
-            for index, (freq, n_words) in enumerate(profiles):
-                count = freq.get(gram)
-                if count is not None:
-                    vector[index] = 1.0 * count / n_words[length - 1]
-                    if vector[index]:
-                        mask |= 1 << index
+            vector = [1.0 * count / n_words[length - 1] if (count := freq.get(gram)) is not None else 0.0
+                      for freq, n_words in profiles]
+            vector += [0.0] * (self._n_langs - len(vector))
+            mask = 0
+            for index, value in enumerate(vector):
+                if value:
+                    mask |= 1 << index
             entry = (vector, mask or 1 << self._n_langs)  # the bit past the languages: an all-zero vector
         self[gram] = entry
         return entry

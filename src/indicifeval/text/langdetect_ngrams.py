@@ -17,8 +17,12 @@ from functools import reduce
 from itertools import chain
 from operator import or_
 
+import regex
+
 _WORD_TABLE_LIMIT = 200_000  # words; the tables are cleared when they grow past this
 _WORD_MAX_LEN = 40  # longer "words" (e.g. unspaced CJK runs) are not kept
+# A letter str.isupper() calls upper case (the Uppercase property; tests/text check every code point)
+_ANY_UPPER = regex.compile(r"\p{Uppercase}")
 
 # Basic Latin, as NGram.normalize has it: every byte below 0x80 that is not A-Z or a-z is a space.
 _ASCII_RULE = bytes(b if (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A or b >= 0x80) else 0x20 for b in range(256))
@@ -74,6 +78,15 @@ def word_grams(word: str, trailing_space: bool, lookup: Callable[[str], Entry | 
     """Profile vectors of the n-grams NGram emits for ' ' + word (+ ' '), in order, and the
     bitmask of the languages any of them has."""
     s = " " + word + " " if trailing_space else " " + word
+    if _ANY_UPPER.search(word) is None:
+        # No capital letter, so no character is skipped: per position k the letter, the
+        # bigram and (from k = 2) the trigram ending there, less the lone trailing space.
+        grams = [s[1], s[:2]]
+        grams += [g for k in range(2, len(s)) for g in (s[k], s[k - 1:k + 1], s[k - 2:k + 1])]
+        if trailing_space:
+            del grams[-3]
+        found = [e for e in map(lookup, grams) if e is not None]
+        return tuple([e[0] for e in found]), reduce(or_, [e[1] for e in found], 0)
     out = []
     mask = 0
     prev_upper = False  # s[0] is the space

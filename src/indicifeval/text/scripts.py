@@ -19,19 +19,42 @@ def script_of(ch: str) -> str | None:
     return None
 
 
+class _Tags(dict):
+    """ord(ch) -> one private-use character standing for its script, or None for a character
+    that is not counted (not a letter or mark, or in no script); filled on first sight, for
+    ``str.translate``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scripts: dict[str, str] = {}  # tag -> script code
+
+    def __missing__(self, cp: int) -> str | None:
+        ch = chr(cp)
+        tag = None
+        if ch.isalpha() or _is_mark(ch):
+            script = script_of(ch)
+            if script is not None:
+                tag = next((t for t, code in self.scripts.items() if code == script), None)
+                if tag is None:
+                    tag = chr(0xF0000 + len(self.scripts))
+                    self.scripts[tag] = script
+        self[cp] = tag
+        return tag
+
+
+_tags = _Tags()
+
+
 def script_counts(text: str, sample: int = 600) -> Counter[str]:
     """Letters (and marks) per script; digits, punctuation and unknown characters are ignored.
     Long texts are read at ``sample`` evenly spaced positions (a fixed stride, so the result
     is deterministic), which estimates the script shares closely at a fraction of the cost."""
     if len(text) > sample:
         text = text[:: -(-len(text) // sample)]
+    scripts = _tags.scripts
     counts: Counter[str] = Counter()
-    for ch, n in Counter(text).items():
-        if not ch.isalpha() and not _is_mark(ch):
-            continue
-        script = script_of(ch)
-        if script is not None:
-            counts[script] += n
+    for tag, n in Counter(text.translate(_tags)).items():  # in order of each script's first letter
+        counts[scripts[tag]] = n
     return counts
 
 
