@@ -92,15 +92,15 @@ class _GramTable(dict):
         super().__init__()
         self._profiles = profiles
         self._n_langs = n_langs  # langdetect's vector length: its profile folder's listing
-        self._known: frozenset[str] | None = None  # every profile's n-grams, gathered on first use
+        self._by_first: dict[str, tuple[dict, ...]] | None = None  # built on first use
 
     def __missing__(self, gram: str) -> tuple[list[float], int] | None:
         entry = None
         profiles = self._profiles
-        known = self._known
-        if known is None:
-            known = self._known = frozenset().union(*(freq.keys() for freq, _ in profiles))
-        if gram in known:
+        by_first = self._by_first
+        if by_first is None:
+            by_first = self._by_first = _by_first_letter([freq for freq, _ in profiles])
+        if any(gram in freq for freq in by_first.get(gram[gram[0] == " " and len(gram) > 1], ())):
             length = len(gram)
             vector = [1.0 * count / n_words[length - 1] if (count := freq.get(gram)) is not None else 0.0
                       for freq, n_words in profiles]
@@ -112,6 +112,16 @@ class _GramTable(dict):
             entry = (vector, mask or 1 << self._n_langs)  # the bit past the languages: an all-zero vector
         self[gram] = entry
         return entry
+
+
+def _by_first_letter(freqs: list[dict]) -> dict[str, tuple[dict, ...]]:
+    """For each first letter of an n-gram (after a leading space), the profiles that have
+    n-grams starting with it: an n-gram of a script few profiles cover is looked up in those few."""
+    found: dict[str, list[dict]] = {}
+    for freq in freqs:
+        for letter in {gram[gram[0] == " " and len(gram) > 1] for gram in freq}:
+            found.setdefault(letter, []).append(freq)
+    return {letter: tuple(group) for letter, group in found.items()}
 
 
 class _Model:

@@ -157,7 +157,7 @@ class Extractor:
             table.clear()
             table.masks.clear()
         parts = list(map(table.__getitem__, words))
-        mask = reduce(or_, map(table.masks.__getitem__, set(words)), 0)
+        mask = reduce(or_, set(map(table.masks.__getitem__, words)), 0)  # (a text's words have few masks)
         if last:
             grams, last_mask = word_grams(last, False, self._lookup)
             parts.append(grams)

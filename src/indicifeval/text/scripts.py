@@ -51,10 +51,13 @@ def script_counts(text: str, sample: int = 600) -> Counter[str]:
     is deterministic), which estimates the script shares closely at a fraction of the cost."""
     if len(text) > sample:
         text = text[:: -(-len(text) // sample)]
-    scripts = _tags.scripts
+    tagged = text.translate(_tags)
     counts: Counter[str] = Counter()
-    for tag, n in Counter(text.translate(_tags)).items():  # in order of each script's first letter
-        counts[scripts[tag]] = n
+    if tagged:
+        found = [(at, tag) for tag in _tags.scripts if (at := tagged.find(tag)) >= 0]
+        found.sort()  # in order of each script's first letter
+        for _, tag in found:
+            counts[_tags.scripts[tag]] = tagged.count(tag)
     return counts
 
 
