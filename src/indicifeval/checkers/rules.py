@@ -248,16 +248,22 @@ class Rules:
     def keyword_count(self, view: TextView, keyword: str) -> int:
         if self.indic_fixed:
             return kw.count_keyword(view.matchable, keyword)
+        if _plain_uncased(keyword) and keyword not in view.text:
+            return 0
         return len(_ifeval_regex(keyword, self.paper).findall(view.text))
 
     def keyword_present(self, view: TextView, keyword: str) -> bool:
         if self.indic_fixed:
             return kw.has_keyword(view.matchable, keyword)
+        if _plain_uncased(keyword) and keyword not in view.text:
+            return False
         return _ifeval_regex(keyword, self.paper).search(view.text) is not None
 
     def forbidden_present(self, view: TextView, word: str) -> bool:
         if self.indic_fixed:
             return kw.has_keyword(view.matchable, word)
+        if _plain_uncased(word) and word not in view.text:
+            return False
         return _ifeval_bounded_regex(word, self.paper).search(view.text) is not None
 
     # -- language ID --------------------------------------------------------------------------
@@ -314,6 +320,14 @@ def _ifeval_regex(pattern: str, raw: bool) -> re.Pattern:
         except re.error:
             pass
     return re.compile(re.escape(pattern), re.IGNORECASE)
+
+
+@bounded_cache(maxsize=8192)
+def _plain_uncased(word: str) -> bool:
+    """Whether ``word`` is a non-empty literal (as a pattern and escaped alike) of characters
+    without case (Indic letters, digits): then the case-insensitive patterns built from it
+    match only where the text holds it as it is, and a text without it needs no search."""
+    return bool(word) and re.escape(word) == word and all(c.lower() == c == c.upper() for c in word)
 
 
 @bounded_cache(maxsize=8192)

@@ -42,7 +42,7 @@ from math import ulp
 from operator import add, itemgetter
 from types import ModuleType
 
-from indicifeval.text.langdetect_ngrams import Extractor, Features
+from indicifeval.text.langdetect_ngrams import Extractor, Features, GramTable
 
 _kernel: ModuleType | None
 try:
@@ -82,48 +82,6 @@ class NoFeatures(Exception):
     """langdetect found nothing to judge (it raises ``LangDetectException: No features in text.``)."""
 
 
-class _GramTable(dict):
-    """n-gram -> (vector, bitmask of the languages where it is not 0), or None for an n-gram in
-    no profile: ``word_lang_prob_map[gram]`` as add_profile fills it, built on first use (a
-    dict, so that looking up known n-grams stays in C). A vector of zeros only (a count of 0
-    in a profile) gets the bit just past the languages."""
-
-    def __init__(self, profiles: list[tuple[dict, list]], n_langs: int):
-        super().__init__()
-        self._profiles = profiles
-        self._n_langs = n_langs  # langdetect's vector length: its profile folder's listing
-        self._by_first: dict[str, tuple[dict, ...]] | None = None  # built on first use
-
-    def __missing__(self, gram: str) -> tuple[list[float], int] | None:
-        entry = None
-        profiles = self._profiles
-        by_first = self._by_first
-        if by_first is None:
-            by_first = self._by_first = _by_first_letter([freq for freq, _ in profiles])
-        if any(gram in freq for freq in by_first.get(gram[gram[0] == " " and len(gram) > 1], ())):
-            length = len(gram)
-            vector = [1.0 * count / n_words[length - 1] if (count := freq.get(gram)) is not None else 0.0
-                      for freq, n_words in profiles]
-            vector += [0.0] * (self._n_langs - len(vector))
-            mask = 0
-            for index, value in enumerate(vector):
-                if value:
-                    mask |= 1 << index
-            entry = (vector, mask or 1 << self._n_langs)  # the bit past the languages: an all-zero vector
-        self[gram] = entry
-        return entry
-
-
-def _by_first_letter(freqs: list[dict]) -> dict[str, tuple[dict, ...]]:
-    """For each first letter of an n-gram (after a leading space), the profiles that have
-    n-grams starting with it: an n-gram of a script few profiles cover is looked up in those few."""
-    found: dict[str, list[dict]] = {}
-    for freq in freqs:
-        for letter in {gram[gram[0] == " " and len(gram) > 1] for gram in freq}:
-            found.setdefault(letter, []).append(freq)
-    return {letter: tuple(group) for letter, group in found.items()}
-
-
 class _Model:
     def __init__(self, profile_dir: str):
         from langdetect.detector import Detector
@@ -145,7 +103,7 @@ class _Model:
                 data = json.load(fh)
             self.langlist.append(data["name"])
             self._profiles.append((data["freq"], data["n_words"]))
-        self._grams = _GramTable(self._profiles, self.n_langs)
+        self._grams = GramTable(self._profiles, self.n_langs)
         self.url_sub = Detector.URL_RE.sub
         self.mail_sub = Detector.MAIL_RE.sub
         self.normalize_vi = NGram.normalize_vi

@@ -106,6 +106,51 @@ def word_grams(word: str, trailing_space: bool, lookup: Callable[[str], Entry | 
     return tuple(out), mask
 
 
+class GramTable(dict):
+    """n-gram -> (vector, bitmask of the languages where it is not 0), or None for an n-gram in
+    no profile: ``word_lang_prob_map[gram]`` as add_profile fills it, built on first use (a
+    dict, so that looking up known n-grams stays in C). A vector of zeros only (a count of 0
+    in a profile) gets the bit just past the languages."""
+
+    def __init__(self, profiles: list[tuple[dict, list]], n_langs: int):
+        super().__init__()
+        self._profiles = profiles
+        self._n_langs = n_langs  # langdetect's vector length: its profile folder's listing
+        self._by_first: dict[str, tuple] | None = None  # built on first use
+
+    def __missing__(self, gram: str) -> tuple[list[float], int] | None:
+        entry = None
+        by_first = self._by_first
+        if by_first is None:
+            by_first = self._by_first = _by_first_letter(self._profiles)
+        having = by_first.get(gram[gram[0] == " " and len(gram) > 1], ())
+        if any(gram in freq for _, freq, _ in having):
+            # the other profiles have no n-gram with its first letter: 0 there
+            vector = [0.0] * self._n_langs
+            length = len(gram)
+            mask = 0
+            for index, freq, n_words in having:
+                count = freq.get(gram)
+                if count is not None:
+                    vector[index] = value = 1.0 * count / n_words[length - 1]
+                    if value:
+                        mask |= 1 << index
+            entry = (vector, mask or 1 << self._n_langs)  # the bit past the languages: an all-zero vector
+        self[gram] = entry
+        return entry
+
+
+def _by_first_letter(profiles: list[tuple[dict, list]]) -> dict[str, tuple]:
+    """For each first letter of an n-gram (after a leading space), the profiles (index, n-gram
+    counts, n-grams per length) that have n-grams starting with it: an n-gram is looked up
+    only in those, fewest for a script few profiles cover."""
+    found: dict[str, list] = {}
+    for index, (freq, n_words) in enumerate(profiles):
+        for letter in {gram[gram[0] == " " and len(gram) > 1] for gram in freq}:
+            found.setdefault(letter, []).append((index, freq, n_words))
+    return {letter: tuple(group) for letter, group in found.items()}
+
+
 class _WordTable(dict):
     """word -> its n-grams' vectors (followed by a space); ``masks`` holds each word's bitmask."""
 
