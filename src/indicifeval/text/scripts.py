@@ -43,6 +43,16 @@ class _Tags(dict):
 
 
 _tags = _Tags()
+_ASCII_NOT_LETTERS = bytes(b for b in range(128) if not chr(b).isalpha())
+_ascii_script: tuple[str | None, ...] | None = None  # (the script of every ASCII letter,) or () if several
+
+
+def _script_of_ascii_letters() -> tuple[str | None, ...]:
+    global _ascii_script
+    if _ascii_script is None:
+        found = {script_of(chr(b)) for b in range(128) if chr(b).isalpha()}
+        _ascii_script = (found.pop(),) if len(found) == 1 else ()
+    return _ascii_script
 
 
 def script_counts(text: str, sample: int = 600) -> Counter[str]:
@@ -51,6 +61,10 @@ def script_counts(text: str, sample: int = 600) -> Counter[str]:
     is deterministic), which estimates the script shares closely at a fraction of the cost."""
     if len(text) > sample:
         text = text[:: -(-len(text) // sample)]
+    if text.isascii() and (ascii_script := _script_of_ascii_letters()):
+        letters = len(text.encode("ascii").translate(None, _ASCII_NOT_LETTERS))  # (no ASCII mark)
+        script = ascii_script[0]
+        return Counter({script: letters}) if letters and script is not None else Counter()
     tagged = text.translate(_tags)
     counts: Counter[str] = Counter()
     if tagged:
