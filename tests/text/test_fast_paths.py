@@ -169,3 +169,37 @@ def test_gram_vectors_match_the_profile_by_profile_reference():
                     mask |= 1 << index
         expected = (vector, mask or 1 << model.n_langs) if known else None
         assert model._grams[gram] == expected, gram
+
+
+_COMPOSING = ("aeiouAEOUnNcCsSzZ\u0300\u0301\u0302\u0308\u0323\u0327\u0328\u031b\u0345\u05b0\u05b4"
+              "\u1100\u1161\u11a8\uac00\u0915\u093c\u093e\u094d\u0928\u09c7\u09be\u09d7\u0b47\u0b3e\u0b56"
+              "\u0bc6\u0bbe\u0bd7\u0cc6\u0cc2\u0cd5\u0d46\u0d3e\u0d57\u0dd9\u0dcf\u0ddf\u1025\u102e\u0f71\u0f72")
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=st.sampled_from(_COMPOSING), max_size=30))
+def test_every_start_of_an_nfc_text_is_nfc(text):
+    """What langid's CLD2 sample relies on: the first characters of an NFC text need no
+    normalising again."""
+    text = unicodedata.normalize("NFC", text)
+    for k in range(len(text) + 1):
+        assert unicodedata.is_normalized("NFC", text[:k]), (text, k)
+
+
+_PHRASE_TEXT = st.text(alphabet=st.sampled_from("ab कि\"'“”*_ \t\n\u3000\x1cA.,"), max_size=300)
+
+
+@settings(max_examples=500)
+@given(_PHRASE_TEXT, st.text(alphabet=st.sampled_from("ab कि\"'*_ A."), max_size=12))
+def test_collapsed_start_and_end_read_from_the_ends_as_from_the_whole(text, phrase):
+    from indicifeval.checkers.rules import TextView, get_rules
+    from indicifeval.core.modes import ScoringMode
+    from indicifeval.text.normalize import collapse
+
+    rules = get_rules("hi", "trans", ScoringMode.FIXED)
+    target = collapse(phrase)
+    strip = "\"'“”*_ \t\n"
+    whole = TextView(text, rules).collapsed
+    assert TextView(text, rules).collapsed_starts_with(target) == whole.startswith(target)
+    if target:
+        assert TextView(text, rules).collapsed_ends_with(target, strip) == whole.strip(strip).endswith(target)

@@ -126,6 +126,33 @@ class TextView:
             value = self._cache["collapsed"] = " ".join(self.matchable.split())
             return value
 
+    def collapsed_starts_with(self, target: str) -> bool:
+        """``collapsed.startswith(target)``, reading only the start of a long text: the
+        collapse of a start of ``matchable`` is a start of ``collapsed`` (its last word
+        perhaps cut short), so once it is as long as ``target`` it decides."""
+        if "collapsed" not in self._cache:
+            text = self.matchable
+            size = 2 * len(target) + 64
+            if size < len(text):
+                head = " ".join(text[:size].split())
+                if len(head) >= len(target):
+                    return head.startswith(target)
+        return self.collapsed.startswith(target)
+
+    def collapsed_ends_with(self, target: str, strip: str) -> bool:
+        """``collapsed.strip(strip).endswith(target)``, reading only the end of a long text:
+        the collapse of an end of ``matchable`` is an end of ``collapsed`` (its first word
+        perhaps cut short); it decides once something not in ``strip`` precedes its last
+        ``len(target)`` characters, where stripping the whole from the left stops."""
+        if "collapsed" not in self._cache:
+            text = self.matchable
+            size = 2 * len(target) + 64
+            if size < len(text):
+                tail = " ".join(text[-size:].split()).rstrip(strip)
+                if len(tail) > len(target) and tail[:len(tail) - len(target)].strip(strip):
+                    return tail.endswith(target)
+        return self.collapsed.strip(strip).endswith(target)
+
     @property
     def lower(self) -> str:
         return self._get("lower", str.lower)

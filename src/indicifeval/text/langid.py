@@ -348,10 +348,16 @@ def _langdetect_ranking(text: str) -> list[str]:
 
 
 def _cld2_ranking(text: str, candidates: tuple[str, ...]) -> list[str]:
-    """The candidates CLD2 names for the text (up to three), most likely first."""
+    """The candidates CLD2 names for the text (an NFC text, as ``identify`` has it; up to
+    three), most likely first. A start of an NFC text is NFC (composition and reordering look
+    only at what precedes a character); taking out a control character can bring a mark
+    next to a letter, so only then is the sample normalised again."""
     import pycld2
 
-    sample = nfc(strip_controls(text[:_MAX_CHARS]))
+    start = text[:_MAX_CHARS]
+    sample = strip_controls(start)
+    if sample is not start:
+        sample = nfc(sample)
     try:
         _, _, details = pycld2.detect(sample, bestEffort=True)
     except (pycld2.error, ValueError, UnicodeError):
