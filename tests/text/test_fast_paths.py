@@ -19,7 +19,7 @@ _TEXT = st.text(alphabet=st.one_of(st.sampled_from(_ODD), st.characters(blacklis
 
 def _voting_words_reference(text: str) -> list[str]:
     """The voting words as first written: one match at a time, looking back for the name test."""
-    from indicifeval.text.langid import _ANY_UPPER, _SENTENCE_END, _WORD
+    from indicifeval.text.langid_words import _ANY_UPPER, _SENTENCE_END, _WORD
 
     if _ANY_UPPER.search(text) is None:
         return _WORD.findall(text)
@@ -51,17 +51,18 @@ def _voting_words_reference(text: str) -> list[str]:
     "I", "  Hello", "x. Y z A b C d E", "मैं iPhone पर Google खोलता हूँ", "ǅemal\tǅemal ǅ", "A\tB\t c",
 ])
 def test_voting_words_match_the_match_by_match_reference(text):
-    from indicifeval.text.langid import _voting_words
+    from indicifeval.text.langid_words import _unicode_voting_words, voting_words
 
-    assert _voting_words(text) == _voting_words_reference(text)
+    assert voting_words(text) == _voting_words_reference(text) == _unicode_voting_words(text)
 
 
-@settings(max_examples=400)
-@given(_TEXT)
+@settings(max_examples=600)
+@given(st.one_of(_TEXT, st.text(alphabet=st.characters(max_codepoint=127), max_size=120),
+                 st.text(alphabet=st.sampled_from("aZbY .!\t\n,:'\"(-"), max_size=60)))
 def test_voting_words_match_the_reference_on_any_text(text):
-    from indicifeval.text.langid import _voting_words
+    from indicifeval.text.langid_words import _unicode_voting_words, voting_words
 
-    assert _voting_words(text) == _voting_words_reference(text)
+    assert voting_words(text) == _voting_words_reference(text) == _unicode_voting_words(text)
 
 
 def _script_counts_reference(text: str, sample: int = 600) -> Counter:

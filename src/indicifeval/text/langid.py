@@ -21,8 +21,6 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-import regex
-
 from indicifeval.languages import script_weights
 from indicifeval.languages.profile import on_reload
 from indicifeval.text.langid_hints import (
@@ -35,6 +33,7 @@ from indicifeval.text.langid_hints import (
     _Markers,
     _markers,
 )
+from indicifeval.text.langid_words import voting_words as _voting_words
 from indicifeval.text.normalize import nfc, strip_controls
 from indicifeval.text.scripts import script_counts
 
@@ -129,7 +128,6 @@ def _marked_language(text: str, candidates: tuple[str, ...]) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
-_WORD = regex.compile(r"[\p{L}\p{M}\u200c\u200d]+")  # joiners inside Indic words (उत्‍साही)
 
 
 def _ending_language(text: str, candidates: tuple[str, ...]) -> str | None:
@@ -178,40 +176,6 @@ def _mark(word: str, table: dict) -> tuple[str, ...]:
 
 
 on_reload(_marked_by.clear)
-
-_SENTENCE_END = frozenset(".!?\n\"'“”«»¿¡()[]-•*#")  # not ':' (a title often follows one)
-
-
-# A letter that str.isupper() calls upper case (the same Unicode property): a text without one
-# (most Indic answers) votes with every word, found in one pass; tests/text check every code point
-_ANY_UPPER = regex.compile(r"\p{Uppercase}")
-
-
-# Each word with, where it starts with a capital, that capital and the last character before it
-# that is not a space or tab ("" at the start): one pass in C instead of a loop over matches.
-_WORD_IN_CONTEXT = regex.compile(r"(?:(?<=([^ \t])[ \t]*)|)(?:(?=\p{Uppercase})([\p{L}\p{M}\u200c\u200d])"
-                                  r"([\p{L}\p{M}\u200c\u200d]*)|([\p{L}\p{M}\u200c\u200d]+))")
-
-
-def _voting_words(text: str) -> list[str]:
-    """The words that vote: not in capitals (code, acronyms), not capitalised inside a
-    sentence (names and titles), and not the small words inside such a title ("The Lord of
-    the Rings", "La Vita è Bella": at most two of them between capitalised words)."""
-    if _ANY_UPPER.search(text) is None:
-        return _WORD.findall(text)
-    end = _SENTENCE_END
-    # (word, is a name); a word in capitals does not vote and is left out
-    found = [(u + rest, before != "" and before not in end) if u else (plain, False)
-             for before, u, rest, plain in _WORD_IN_CONTEXT.findall(text) if not rest or not (u + rest).isupper()]
-    names = [k for k, (_, name) in enumerate(found) if name]
-    if not names:
-        return [w for w, _ in found]
-    # a word with a name at most two words before it and one at most two words after it
-    drop = set(names)
-    for a, b in zip(names, names[1:]):
-        drop.update(range(max(a + 1, b - 2), min(b, a + 3)))
-    return [w for k, (w, _) in enumerate(found) if k not in drop]
-
 
 _last_tokens: tuple[str, Counter[str]] | None = None
 
