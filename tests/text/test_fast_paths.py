@@ -204,3 +204,14 @@ def test_collapsed_start_and_end_read_from_the_ends_as_from_the_whole(text, phra
     assert TextView(text, rules).collapsed_starts_with(target) == whole.startswith(target)
     if target:
         assert TextView(text, rules).collapsed_ends_with(target, strip) == whole.strip(strip).endswith(target)
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.sampled_from("ab कि*-—•., \n\t#"), max_size=200), st.integers(0, 4))
+def test_leading_words_read_from_the_start_as_from_all_tokens(paragraph, n):
+    from indicifeval.text.normalize import match_key
+    from indicifeval.text.paragraphs import leading_words, strip_edges
+
+    every = [match_key(w) for w in map(strip_edges, paragraph.split()) if w]
+    expected = every[:n] if n else every  # (n = 0: no count is reached)
+    assert leading_words(paragraph, n) == expected

@@ -107,7 +107,7 @@ class _Model:
         self.url_sub = Detector.URL_RE.sub
         self.mail_sub = Detector.MAIL_RE.sub
         self.normalize_vi = NGram.normalize_vi
-        self._vi_marks = tuple(NGram.DMARK_CLASS)
+        self._vi_mark = re.compile("[" + re.escape(NGram.DMARK_CLASS) + "]")  # one pass for its five marks
         self.extract = Extractor(self._grams.__getitem__)
         self._index = {lang: j for j, lang in enumerate(self.langlist)}
         self._last: tuple[str, Features] | None = None
@@ -129,7 +129,7 @@ class _Model:
             text = self.url_sub(" ", text)
         if "@" in text:
             text = self.mail_sub(" ", text)
-        if any(mark in text for mark in self._vi_marks):
+        if self._vi_mark.search(text):
             text = self.normalize_vi(text)
         text = text[:_MAX_TEXT_LENGTH]
         if "  " in text:
