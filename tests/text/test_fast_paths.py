@@ -215,3 +215,16 @@ def test_leading_words_read_from_the_start_as_from_all_tokens(paragraph, n):
     every = [match_key(w) for w in map(strip_edges, paragraph.split()) if w]
     expected = every[:n] if n else every  # (n = 0: no count is reached)
     assert leading_words(paragraph, n) == expected
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.sampled_from("pPsS. \n\t\u00a0x"), max_size=40), st.sampled_from(["P.S.", "P.P.S"]),
+       st.booleans())
+def test_postscript_without_p_dot_is_what_the_full_search_finds(text, marker, paper):
+    from indicifeval.checkers.content import _reference_postscript, postscript
+    from indicifeval.checkers.rules import TextView, get_rules
+    from indicifeval.core.modes import ScoringMode
+
+    rules = get_rules("en", "trans", ScoringMode.PAPER if paper else ScoringMode.FIXED)
+    found, _ = postscript(TextView(text, rules), {"postscript_marker": marker}, rules)
+    assert found == (_reference_postscript(marker, rules.paper).search(text.lower()) is not None)
