@@ -25,9 +25,6 @@ LANGS = ("as", "bn", "en", "gu", "hi", "kn", "ml", "mr", "ne", "or", "pa", "sa",
 
 
 def shared_folder() -> Path:
-    for folder in (SHARED, Path("/work/shared/data")):
-        if (folder / "indicifeval-ne").is_dir():
-            return folder
     return SHARED
 
 
