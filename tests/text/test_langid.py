@@ -276,24 +276,25 @@ def test_neighbour_markers_are_well_formed():
 def test_every_letter_python_calls_upper_case_sends_the_voting_words_down_the_full_path():
     import sys
 
-    from indicifeval.text.langid import _ANY_UPPER
+    from indicifeval.text.langid_words import _ANY_UPPER
 
     missed = [hex(c) for c in range(sys.maxunicode + 1) if chr(c).isupper() and not _ANY_UPPER.match(chr(c))]
     assert missed == []
 
 
 def _voting_words_full(text: str) -> list[str]:
-    """The voting words by the full path, whatever the text (the one-pass path switched off)."""
+    """The voting words by the full path, whatever the text (the one-pass and ASCII paths
+    switched off)."""
     import regex
 
-    from indicifeval.text import langid
+    from indicifeval.text import langid_words
 
-    kept = langid._ANY_UPPER
-    langid._ANY_UPPER = regex.compile(r"")  # matches everywhere: never the one-pass path
+    kept = langid_words._ANY_UPPER
+    langid_words._ANY_UPPER = regex.compile(r"")  # matches everywhere: never the one-pass path
     try:
-        return langid._voting_words(text)
+        return langid_words._unicode_voting_words(text)
     finally:
-        langid._ANY_UPPER = kept
+        langid_words._ANY_UPPER = kept
 
 
 @pytest.mark.parametrize("text", [

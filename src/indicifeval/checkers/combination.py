@@ -40,7 +40,7 @@ def repeat_prompt(view: TextView, args: dict, rules: Rules):
     if not wanted:
         return False, "no prompt to repeat given"
     if rules.indic_fixed:
-        ok = view.collapsed.startswith(collapse(wanted))
+        ok = view.collapsed_starts_with(collapse(wanted))
     else:
         ok = view.text.strip().lower().startswith(wanted.strip().lower())
     return ok, ("starts with the request" if ok else "does not start with the request verbatim")

@@ -44,6 +44,9 @@ def number_placeholders(view: TextView, args: dict, rules: Rules):
     return n >= args["num_placeholders"], f"{n} [placeholders], needed at least {args['num_placeholders']}"
 
 
+_OWN_MARKERS = ("P.P.S", "P.S.")
+
+
 def _reference_source(marker: str, raw: bool) -> str:
     """IFEval's pattern (the authors': the marker used as a regular expression)."""
     if marker == "P.P.S":
@@ -94,7 +97,10 @@ def _fixed_postscript(marker: str) -> regex.Pattern:
 def postscript(view: TextView, args: dict, rules: Rules):
     marker = args["postscript_marker"]
     if rules.paper or rules.ifeval:
-        found = _reference_postscript(marker, rules.paper).search(view.lower) is not None
+        text = view.lower
+        # IFEval's two own markers' patterns read "p." first: a text without it needs no search
+        found = (marker not in _OWN_MARKERS or "p." in text) and \
+            _reference_postscript(marker, rules.paper).search(text) is not None
     else:
         found = bool(marker.strip()) and _fixed_postscript(marker).search(view.matchable) is not None
     return found, (f"postscript starting {marker!r} found" if found else f"no postscript starting {marker!r}")

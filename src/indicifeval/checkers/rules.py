@@ -126,6 +126,33 @@ class TextView:
             value = self._cache["collapsed"] = " ".join(self.matchable.split())
             return value
 
+    def collapsed_starts_with(self, target: str) -> bool:
+        """``collapsed.startswith(target)``, reading only the start of a long text: the
+        collapse of a start of ``matchable`` is a start of ``collapsed`` (its last word
+        perhaps cut short), so once it is as long as ``target`` it decides."""
+        if "collapsed" not in self._cache:
+            text = self.matchable
+            size = 2 * len(target) + 64
+            if size < len(text):
+                head = " ".join(text[:size].split())
+                if len(head) >= len(target):
+                    return head.startswith(target)
+        return self.collapsed.startswith(target)
+
+    def collapsed_ends_with(self, target: str, strip: str) -> bool:
+        """``collapsed.strip(strip).endswith(target)``, reading only the end of a long text:
+        the collapse of an end of ``matchable`` is an end of ``collapsed`` (its first word
+        perhaps cut short); it decides once something not in ``strip`` precedes its last
+        ``len(target)`` characters, where stripping the whole from the left stops."""
+        if "collapsed" not in self._cache:
+            text = self.matchable
+            size = 2 * len(target) + 64
+            if size < len(text):
+                tail = " ".join(text[-size:].split()).rstrip(strip)
+                if len(tail) > len(target) and tail[:len(tail) - len(target)].strip(strip):
+                    return tail.endswith(target)
+        return self.collapsed.strip(strip).endswith(target)
+
     @property
     def lower(self) -> str:
         return self._get("lower", str.lower)
@@ -248,16 +275,22 @@ class Rules:
     def keyword_count(self, view: TextView, keyword: str) -> int:
         if self.indic_fixed:
             return kw.count_keyword(view.matchable, keyword)
+        if _plain_uncased(keyword) and keyword not in view.text:
+            return 0
         return len(_ifeval_regex(keyword, self.paper).findall(view.text))
 
     def keyword_present(self, view: TextView, keyword: str) -> bool:
         if self.indic_fixed:
             return kw.has_keyword(view.matchable, keyword)
+        if _plain_uncased(keyword) and keyword not in view.text:
+            return False
         return _ifeval_regex(keyword, self.paper).search(view.text) is not None
 
     def forbidden_present(self, view: TextView, word: str) -> bool:
         if self.indic_fixed:
             return kw.has_keyword(view.matchable, word)
+        if _plain_uncased(word) and word not in view.text:
+            return False
         return _ifeval_bounded_regex(word, self.paper).search(view.text) is not None
 
     # -- language ID --------------------------------------------------------------------------
@@ -314,6 +347,14 @@ def _ifeval_regex(pattern: str, raw: bool) -> re.Pattern:
         except re.error:
             pass
     return re.compile(re.escape(pattern), re.IGNORECASE)
+
+
+@bounded_cache(maxsize=8192)
+def _plain_uncased(word: str) -> bool:
+    """Whether ``word`` is a non-empty literal (as a pattern and escaped alike) of characters
+    without case (Indic letters, digits): then the case-insensitive patterns built from it
+    match only where the text holds it as it is, and a text without it needs no search."""
+    return bool(word) and re.escape(word) == word and all(c.lower() == c == c.upper() for c in word)
 
 
 @bounded_cache(maxsize=8192)

@@ -19,7 +19,7 @@ def end_checker(view: TextView, args: dict, rules: Rules):
     if rules.indic_fixed:
         quotes = "".join(a + b for a, b in rules.profile.quote_pairs) + "'*_ \t\n"
         target = collapse(phrase)
-        ok = bool(target) and view.collapsed.strip(quotes).endswith(target)
+        ok = bool(target) and view.collapsed_ends_with(target, quotes)
     else:
         text = view.text.strip().strip('"').lower()
         ok = text.endswith(phrase.strip().lower())

@@ -42,7 +42,7 @@ from math import ulp
 from operator import add, itemgetter
 from types import ModuleType
 
-from indicifeval.text.langdetect_ngrams import Extractor, Features
+from indicifeval.text.langdetect_ngrams import Extractor, Features, GramTable
 
 _kernel: ModuleType | None
 try:
@@ -82,35 +82,6 @@ class NoFeatures(Exception):
     """langdetect found nothing to judge (it raises ``LangDetectException: No features in text.``)."""
 
 
-class _GramTable(dict):
-    """n-gram -> (vector, bitmask of the languages where it is not 0), or None for an n-gram in
-    no profile: ``word_lang_prob_map[gram]`` as add_profile fills it, built on first use (a
-    dict, so that looking up known n-grams stays in C). A vector of zeros only (a count of 0
-    in a profile) gets the bit just past the languages."""
-
-    def __init__(self, profiles: list[tuple[dict, list]], n_langs: int):
-        super().__init__()
-        self._profiles = profiles
-        self._n_langs = n_langs  # langdetect's vector length: its profile folder's listing
-
-    def __missing__(self, gram: str) -> tuple[list[float], int] | None:
-        entry = None
-        profiles = self._profiles
-        if any(gram in freq for freq, _ in profiles):
-            vector = [0.0] * self._n_langs
-            mask = 0
-            length = len(gram)
-            for index, (freq, n_words) in enumerate(profiles):
-                count = freq.get(gram)
-                if count is not None:
-                    vector[index] = 1.0 * count / n_words[length - 1]
-                    if vector[index]:
-                        mask |= 1 << index
-            entry = (vector, mask or 1 << self._n_langs)  # the bit past the languages: an all-zero vector
-        self[gram] = entry
-        return entry
-
-
 class _Model:
     def __init__(self, profile_dir: str):
         from langdetect.detector import Detector
@@ -132,11 +103,11 @@ class _Model:
                 data = json.load(fh)
             self.langlist.append(data["name"])
             self._profiles.append((data["freq"], data["n_words"]))
-        self._grams = _GramTable(self._profiles, self.n_langs)
+        self._grams = GramTable(self._profiles, self.n_langs)
         self.url_sub = Detector.URL_RE.sub
         self.mail_sub = Detector.MAIL_RE.sub
         self.normalize_vi = NGram.normalize_vi
-        self._vi_marks = tuple(NGram.DMARK_CLASS)
+        self._vi_mark = re.compile("[" + re.escape(NGram.DMARK_CLASS) + "]")  # one pass for its five marks
         self.extract = Extractor(self._grams.__getitem__)
         self._index = {lang: j for j, lang in enumerate(self.langlist)}
         self._last: tuple[str, Features] | None = None
@@ -158,7 +129,7 @@ class _Model:
             text = self.url_sub(" ", text)
         if "@" in text:
             text = self.mail_sub(" ", text)
-        if any(mark in text for mark in self._vi_marks):
+        if self._vi_mark.search(text):
             text = self.normalize_vi(text)
         text = text[:_MAX_TEXT_LENGTH]
         if "  " in text:

@@ -17,8 +17,12 @@ from functools import reduce
 from itertools import chain
 from operator import or_
 
+import regex
+
 _WORD_TABLE_LIMIT = 200_000  # words; the tables are cleared when they grow past this
 _WORD_MAX_LEN = 40  # longer "words" (e.g. unspaced CJK runs) are not kept
+# A letter str.isupper() calls upper case (the Uppercase property; tests/text check every code point)
+_ANY_UPPER = regex.compile(r"\p{Uppercase}")
 
 # Basic Latin, as NGram.normalize has it: every byte below 0x80 that is not A-Z or a-z is a space.
 _ASCII_RULE = bytes(b if (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A or b >= 0x80) else 0x20 for b in range(256))
@@ -74,6 +78,15 @@ def word_grams(word: str, trailing_space: bool, lookup: Callable[[str], Entry | 
     """Profile vectors of the n-grams NGram emits for ' ' + word (+ ' '), in order, and the
     bitmask of the languages any of them has."""
     s = " " + word + " " if trailing_space else " " + word
+    if _ANY_UPPER.search(word) is None:
+        # No capital letter, so no character is skipped: per position k the letter, the
+        # bigram and (from k = 2) the trigram ending there, less the lone trailing space.
+        grams = [s[1], s[:2]]
+        grams += [g for k in range(2, len(s)) for g in (s[k], s[k - 1:k + 1], s[k - 2:k + 1])]
+        if trailing_space:
+            del grams[-3]
+        found = [e for e in map(lookup, grams) if e is not None]
+        return tuple([e[0] for e in found]), reduce(or_, [e[1] for e in found], 0)
     out = []
     mask = 0
     prev_upper = False  # s[0] is the space
@@ -91,6 +104,51 @@ def word_grams(word: str, trailing_space: bool, lookup: Callable[[str], Entry | 
                 out.append(entry[0])
                 mask |= entry[1]
     return tuple(out), mask
+
+
+class GramTable(dict):
+    """n-gram -> (vector, bitmask of the languages where it is not 0), or None for an n-gram in
+    no profile: ``word_lang_prob_map[gram]`` as add_profile fills it, built on first use (a
+    dict, so that looking up known n-grams stays in C). A vector of zeros only (a count of 0
+    in a profile) gets the bit just past the languages."""
+
+    def __init__(self, profiles: list[tuple[dict, list]], n_langs: int):
+        super().__init__()
+        self._profiles = profiles
+        self._n_langs = n_langs  # langdetect's vector length: its profile folder's listing
+        self._by_first: dict[str, tuple] | None = None  # built on first use
+
+    def __missing__(self, gram: str) -> tuple[list[float], int] | None:
+        entry = None
+        by_first = self._by_first
+        if by_first is None:
+            by_first = self._by_first = _by_first_letter(self._profiles)
+        having = by_first.get(gram[gram[0] == " " and len(gram) > 1], ())
+        if any(gram in freq for _, freq, _ in having):
+            # the other profiles have no n-gram with its first letter: 0 there
+            vector = [0.0] * self._n_langs
+            length = len(gram)
+            mask = 0
+            for index, freq, n_words in having:
+                count = freq.get(gram)
+                if count is not None:
+                    vector[index] = value = 1.0 * count / n_words[length - 1]
+                    if value:
+                        mask |= 1 << index
+            entry = (vector, mask or 1 << self._n_langs)  # the bit past the languages: an all-zero vector
+        self[gram] = entry
+        return entry
+
+
+def _by_first_letter(profiles: list[tuple[dict, list]]) -> dict[str, tuple]:
+    """For each first letter of an n-gram (after a leading space), the profiles (index, n-gram
+    counts, n-grams per length) that have n-grams starting with it: an n-gram is looked up
+    only in those, fewest for a script few profiles cover."""
+    found: dict[str, list] = {}
+    for index, (freq, n_words) in enumerate(profiles):
+        for letter in {gram[gram[0] == " " and len(gram) > 1] for gram in freq}:
+            found.setdefault(letter, []).append((index, freq, n_words))
+    return {letter: tuple(group) for letter, group in found.items()}
 
 
 class _WordTable(dict):
@@ -144,7 +202,7 @@ class Extractor:
             table.clear()
             table.masks.clear()
         parts = list(map(table.__getitem__, words))
-        mask = reduce(or_, map(table.masks.__getitem__, set(words)), 0)
+        mask = reduce(or_, set(map(table.masks.__getitem__, words)), 0)  # (a text's words have few masks)
         if last:
             grams, last_mask = word_grams(last, False, self._lookup)
             parts.append(grams)

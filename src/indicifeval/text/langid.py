@@ -21,8 +21,6 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-import regex
-
 from indicifeval.languages import script_weights
 from indicifeval.languages.profile import on_reload
 from indicifeval.text.langid_hints import (
@@ -35,6 +33,7 @@ from indicifeval.text.langid_hints import (
     _Markers,
     _markers,
 )
+from indicifeval.text.langid_words import voting_words as _voting_words
 from indicifeval.text.normalize import nfc, strip_controls
 from indicifeval.text.scripts import script_counts
 
@@ -129,7 +128,6 @@ def _marked_language(text: str, candidates: tuple[str, ...]) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
-_WORD = regex.compile(r"[\p{L}\p{M}\u200c\u200d]+")  # joiners inside Indic words (उत्‍साही)
 
 
 def _ending_language(text: str, candidates: tuple[str, ...]) -> str | None:
@@ -178,44 +176,6 @@ def _mark(word: str, table: dict) -> tuple[str, ...]:
 
 
 on_reload(_marked_by.clear)
-
-_SENTENCE_END = frozenset(".!?\n\"'“”«»¿¡()[]-•*#")  # not ':' (a title often follows one)
-
-
-# A letter that str.isupper() calls upper case (the same Unicode property): a text without one
-# (most Indic answers) votes with every word, found in one pass; tests/text check every code point
-_ANY_UPPER = regex.compile(r"\p{Uppercase}")
-
-
-def _voting_words(text: str) -> list[str]:
-    """The words that vote: not in capitals (code, acronyms), not capitalised inside a
-    sentence (names and titles), and not the small words inside such a title ("The Lord of
-    the Rings", "La Vita è Bella": at most two of them between capitalised words)."""
-    if _ANY_UPPER.search(text) is None:
-        return _WORD.findall(text)
-    found: list[tuple[str, bool]] = []  # (word, is a name)
-    for m in _WORD.finditer(text):
-        w = m.group(0)
-        name = False
-        if w[0].isupper():
-            if len(w) > 1 and w.isupper():
-                continue
-            i = m.start() - 1
-            while i >= 0 and text[i] in " \t":
-                i -= 1
-            name = i >= 0 and text[i] not in _SENTENCE_END
-        found.append((w, name))
-    out = []
-    last = len(found) - 1
-    for k, (w, name) in enumerate(found):
-        if name:
-            continue
-        before = (k >= 1 and found[k - 1][1]) or (k >= 2 and found[k - 2][1] and not found[k - 1][1])
-        after = (k < last and found[k + 1][1]) or (k + 1 < last and found[k + 2][1] and not found[k + 1][1])
-        if not (before and after):
-            out.append(w)
-    return out
-
 
 _last_tokens: tuple[str, Counter[str]] | None = None
 
@@ -352,10 +312,16 @@ def _langdetect_ranking(text: str) -> list[str]:
 
 
 def _cld2_ranking(text: str, candidates: tuple[str, ...]) -> list[str]:
-    """The candidates CLD2 names for the text (up to three), most likely first."""
+    """The candidates CLD2 names for the text (an NFC text, as ``identify`` has it; up to
+    three), most likely first. A start of an NFC text is NFC (composition and reordering look
+    only at what precedes a character); taking out a control character can bring a mark
+    next to a letter, so only then is the sample normalised again."""
     import pycld2
 
-    sample = nfc(strip_controls(text[:_MAX_CHARS]))
+    start = text[:_MAX_CHARS]
+    sample = strip_controls(start)
+    if sample is not start:
+        sample = nfc(sample)
     try:
         _, _, details = pycld2.detect(sample, bestEffort=True)
     except (pycld2.error, ValueError, UnicodeError):

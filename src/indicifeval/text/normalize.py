@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-import regex
-
 from indicifeval.core.caches import bounded_cache
 from indicifeval.text.nfc_fast import nfc  # re-exported: the NFC every comparison uses
 
@@ -20,7 +18,10 @@ _REPLACEMENTS = tuple((zw, "") for zw in ZERO_WIDTH) + tuple(_QUOTE_LOOKALIKES.i
 # A run is matched from its first star only, so a long run is read once (retried from every
 # star, as (?<=(.))\*+ was, it took quadratic time); backing off within it stays linear.
 _STAR_JUNCTION = re.compile("(?<!\\*)\\*+(?=([^\x00-\u02ff]))")
-_CONTROLS = regex.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cs}\p{Co}]")
+# Cc but whitespace, surrogates (Cs) and private use (Co): ranges Unicode's stability policy fixes
+# (tests/text check every code point against the categories)
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff"
+                       "\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
 
 
 def match_key(text: str) -> str:
@@ -63,4 +64,4 @@ def collapse(text: str) -> str:
 
 def strip_controls(text: str) -> str:
     """Drop control and surrogate code points (keeps whitespace) that C libraries reject."""
-    return _CONTROLS.sub("", text)
+    return _CONTROLS.sub("", text) if _CONTROLS.search(text) else text

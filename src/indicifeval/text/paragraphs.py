@@ -36,10 +36,19 @@ def leading_words(paragraph: str, n: int) -> list[str]:
     """The first ``n`` words of a paragraph, stripped of surrounding punctuation/markdown and
     normalised for comparison; tokens that are only punctuation (a bullet, "—") are skipped."""
     out: list[str] = []
-    for token in paragraph.split():
+    head = n + 8  # tokens read first; the rest of a long paragraph only when they fall short
+    tokens = paragraph.split(None, head)
+    for token in tokens[:head]:
         word = strip_edges(token)
         if word:
             out.append(match_key(word))
             if len(out) == n:
-                break
+                return out
+    if len(tokens) > head:
+        for token in tokens[head].split():
+            word = strip_edges(token)
+            if word:
+                out.append(match_key(word))
+                if len(out) == n:
+                    break
     return out

@@ -1,0 +1,79 @@
+"""The words that vote in language identification (``langid``): a text's words less names,
+titles and words in capitals."""
+
+from __future__ import annotations
+
+import re
+
+import regex
+
+_WORD = regex.compile(r"[\p{L}\p{M}\u200c\u200d]+")  # joiners inside Indic words (उत्‍साही)
+
+_SENTENCE_END = frozenset(".!?\n\"'“”«»¿¡()[]-•*#")  # not ':' (a title often follows one)
+
+
+# A letter that str.isupper() calls upper case (the same Unicode property): a text without one
+# (most Indic answers) votes with every word, found in one pass; tests/text check every code point
+_ANY_UPPER = regex.compile(r"\p{Uppercase}")
+
+
+# Each word with, where it starts with a capital, that capital and the last character before it
+# that is not a space or tab ("" at the start): one pass in C instead of a loop over matches.
+_WORD_IN_CONTEXT = regex.compile(r"(?:(?<=([^ \t])[ \t]*)|)(?:(?=\p{Uppercase})([\p{L}\p{M}\u200c\u200d])"
+                                  r"([\p{L}\p{M}\u200c\u200d]*)|([\p{L}\p{M}\u200c\u200d]+))")
+
+
+def voting_words(text: str) -> list[str]:
+    """The words that vote: not in capitals (code, acronyms), not capitalised inside a
+    sentence (names and titles), and not the small words inside such a title ("The Lord of
+    the Rings", "La Vita è Bella": at most two of them between capitalised words)."""
+    return _ascii_voting_words(text) if text.isascii() else _unicode_voting_words(text)
+
+
+def _unicode_voting_words(text: str) -> list[str]:
+    if _ANY_UPPER.search(text) is None:
+        return _WORD.findall(text)
+    end = _SENTENCE_END
+    # (word, is a name); a word in capitals does not vote and is left out
+    found = [(u + rest, before != "" and before not in end) if u else (plain, False)
+             for before, u, rest, plain in _WORD_IN_CONTEXT.findall(text) if not rest or not (u + rest).isupper()]
+    return _without_names(found)
+
+
+# ASCII text (most English answers): its words are the runs of A-Z and a-z, each with what
+# comes between it and the word before, on the stdlib engine
+_ASCII_WORD = re.compile(r"[A-Za-z]+")
+_ASCII_CAPITAL = re.compile(r"[A-Z]")
+_ASCII_WORD_AFTER = re.compile(r"([^A-Za-z]*)([A-Za-z]+)")
+
+
+def _ascii_voting_words(text: str) -> list[str]:
+    """``voting_words`` of an ASCII text: the character before a capitalised word, past
+    spaces and tabs, is the last one of what separates it from the word before, or, where
+    that is all spaces and tabs, a letter (a name) or the start of the text (no name)."""
+    if _ASCII_CAPITAL.search(text) is None:
+        return _ASCII_WORD.findall(text)
+    end = _SENTENCE_END
+    found: list[tuple[str, bool]] = []
+    for k, (between, w) in enumerate(_ASCII_WORD_AFTER.findall(text)):
+        name = False
+        if "A" <= w[0] <= "Z":
+            if len(w) > 1 and w.isupper():
+                continue
+            before = between.rstrip(" \t")
+            name = before[-1] not in end if before else k > 0
+        found.append((w, name))
+    return _without_names(found)
+
+
+def _without_names(found: list[tuple[str, bool]]) -> list[str]:
+    """The words (word, is a name) that are not names, nor between two names with at most
+    two words between them: a word with a name at most two words before it and one at most
+    two words after it."""
+    names = [k for k, (_, name) in enumerate(found) if name]
+    if not names:
+        return [w for w, _ in found]
+    drop = set(names)
+    for a, b in zip(names, names[1:]):
+        drop.update(range(max(a + 1, b - 2), min(b, a + 3)))
+    return [w for k, (w, _) in enumerate(found) if k not in drop]
