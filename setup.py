@@ -2,10 +2,10 @@
 
 ``indicifeval.text._langdetect_kernel`` runs langdetect's estimation in C with the same
 floating-point operations as the pure-Python version it replaces; contraction into fused
-multiply-adds is turned off, as it would round differently. ``indicifeval.scoring.implicit._kernel``
-counts what the implicit constraints of the reward compare (words, word 4-grams, lines) in one
-pass. Both are optional: where no compiler is found the package installs without them and the
-Python versions are used."""
+multiply-adds is turned off, as it would round differently. ``indicifeval.text._scripts_kernel``
+counts letters per script. ``indicifeval.scoring.implicit._kernel`` counts what the implicit
+constraints of the reward compare (words, word 4-grams, lines) in one pass. All are optional:
+where no compiler is found the package installs without them and the Python versions are used."""
 
 import sys
 
@@ -17,4 +17,5 @@ setup(ext_modules=[
     Extension("indicifeval.text._langdetect_kernel", ["src/indicifeval/text/_langdetect_kernel.c"],
               extra_compile_args=_NO_CONTRACTION, optional=True),
     Extension("indicifeval.scoring.implicit._kernel", ["src/indicifeval/scoring/implicit/_kernel.c"], optional=True),
+    Extension("indicifeval.text._scripts_kernel", ["src/indicifeval/text/_scripts_kernel.c"], optional=True),
 ])

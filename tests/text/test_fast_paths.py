@@ -79,13 +79,44 @@ def _script_counts_reference(text: str, sample: int = 600) -> Counter:
     return counts
 
 
+def _script_kernels():
+    """The script counts with the compiled kernel (where built; required where CI says so) and
+    without it."""
+    import os
+
+    from indicifeval.text import scripts
+
+    kernels = [None]
+    try:
+        from indicifeval.text import _scripts_kernel
+    except ImportError:
+        if os.environ.get("INDICIFEVAL_REQUIRE_KERNEL"):
+            pytest.fail("the compiled kernel (indicifeval.text._scripts_kernel) is not built")
+    else:
+        kernels.append(_scripts_kernel)
+    return scripts, kernels
+
+
 @settings(max_examples=400)
 @given(st.one_of(_TEXT, st.text(alphabet=st.characters(max_codepoint=127), max_size=900),
                  st.text(alphabet=st.characters(max_codepoint=0x0DFF), min_size=600, max_size=2000)))
 def test_script_counts_match_the_reference_in_value_and_order(text):
-    from indicifeval.text.scripts import script_counts
+    scripts, kernels = _script_kernels()
+    expected = list(_script_counts_reference(text).items())
+    for kernel in kernels:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(scripts, "_kernel", kernel)
+            assert list(scripts.script_counts(text).items()) == expected, kernel
 
-    assert list(script_counts(text).items()) == list(_script_counts_reference(text).items())
+
+def test_script_counts_of_every_code_point_match_the_reference():
+    scripts, kernels = _script_kernels()
+    every = [chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000]
+    for kernel in kernels[1:]:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(scripts, "_kernel", kernel)
+            differ = [hex(ord(ch)) for ch in every if scripts.script_counts(ch) != _script_counts_reference(ch)]
+        assert differ == []
 
 
 def test_strip_controls_removes_exactly_what_the_category_pattern_did():

@@ -1,12 +1,26 @@
-"""Which writing system each character belongs to, from the ranges in scripts.json."""
+"""Which writing system each character belongs to, from the ranges in scripts.json. The
+letters per script of a text are counted by the optional compiled kernel (``_scripts_kernel``,
+built by ``setup.py``; ``INDICIFEVAL_PURE_PYTHON=1`` turns it off) or by ``str.translate``:
+the same counts in the same order (tests/text/test_fast_paths.py)."""
 
 from __future__ import annotations
 
+import os
 import unicodedata
 from collections import Counter
 from functools import lru_cache
+from types import ModuleType
 
 from indicifeval.languages import script_ranges
+
+_kernel: ModuleType | None
+try:
+    from indicifeval.text import _scripts_kernel as _kernel
+except ImportError:  # built without a compiler: str.translate below
+    _kernel = None
+if os.environ.get("INDICIFEVAL_PURE_PYTHON"):
+    _kernel = None
+_BMP = 0x10000
 
 
 @lru_cache(maxsize=65536)
@@ -59,8 +73,13 @@ def script_counts(text: str, sample: int = 600) -> Counter[str]:
     """Letters (and marks) per script; digits, punctuation and unknown characters are ignored.
     Long texts are read at ``sample`` evenly spaced positions (a fixed stride, so the result
     is deterministic), which estimates the script shares closely at a fraction of the cost."""
-    if len(text) > sample:
-        text = text[:: -(-len(text) // sample)]
+    stride = -(-len(text) // sample) if len(text) > sample else 1
+    table = _kernel_table() if _kernel is not None else None
+    if table is not None:
+        counted = _kernel.counts(text, table[0], stride)  # type: ignore[union-attr]
+        return Counter({table[1][script]: n for script, _, n in counted})
+    if stride > 1:
+        text = text[::stride]
     if text.isascii() and (ascii_script := _script_of_ascii_letters()):
         letters = len(text.encode("ascii").translate(None, _ASCII_NOT_LETTERS))  # (no ASCII mark)
         script = ascii_script[0]
@@ -73,6 +92,27 @@ def script_counts(text: str, sample: int = 600) -> Counter[str]:
         for _, tag in found:
             counts[_tags.scripts[tag]] = tagged.count(tag)
     return counts
+
+
+@lru_cache(maxsize=1)
+def _kernel_table() -> tuple[bytes, tuple[str, ...]] | None:
+    """The kernel's table (a byte per BMP code point: 0 where the character is not counted,
+    else its script's number + 1) and the scripts by number; None where a script has letters
+    beyond the BMP or there are too many scripts (the Python count then serves)."""
+    ranges = script_ranges()
+    scripts = tuple(ranges)
+    if len(scripts) > 255 or any(hi >= _BMP for spans in ranges.values() for _, hi in spans):
+        return None
+    table, claimed = bytearray(_BMP), bytearray(_BMP)  # claimed: by an earlier script (script_of's first match)
+    for number, code in enumerate(scripts, 1):
+        for lo, hi in ranges[code]:
+            for cp in range(lo, hi + 1):
+                if not claimed[cp]:
+                    claimed[cp] = 1
+                    ch = chr(cp)
+                    if ch.isalpha() or unicodedata.category(ch)[0] == "M":
+                        table[cp] = number
+    return bytes(table), scripts
 
 
 @lru_cache(maxsize=65536)

@@ -1,0 +1,3 @@
+"""Letters and marks per script (_scripts_kernel.c); scripts.py says what it returns."""
+
+def counts(text: str, table: bytes, stride: int, /) -> list[tuple[int, int, int]]: ...
