@@ -70,6 +70,8 @@ EN = Row("e", "Write a short note about the rain.", ("punctuation:no_comma",), (
     (EN, "Certainly! Below is my response. Let me know if you need anything else.", "substance"),
     (EN, "Certainly! Rain is water that falls from clouds. Let me know if you need anything else.", None),
     (EN, "Sure. The rain fell all night and the river rose by morning.", None),
+    (EN, "ok", None),  # too short to call pleasantries
+    (EN, "Thanks!", None),
     (ROW, "ज़रूर! यह रहा। धन्यवाद।", "substance"),
     (ROW, "ज़रूर! बारिश का मौसम सबको अच्छा लगता है।", None),
     (EN, " ".join(str(n) for n in range(40)), "not_empty"),

@@ -44,6 +44,7 @@ DUPLICATE_MAX_SHARE = 0.5  # of lines or sentences repeating an earlier one
 FEW_REPEATS = 0.1  # of the 4-grams repeating: below this, sentences are not checked one by one
 PLEASANTRIES_MAX_WORDS = 40  # a longer answer is not pleasantries alone
 PLEASANTRIES_MIN_LEFT = 3  # words beside the pleasantries ("Sure! Here is ...", "I hope this helps")
+PLEASANTRIES_MIN_SAID = 3  # words of pleasantries before an answer counts as made of them
 KEYWORD_MIN_WORDS = 10
 KEYWORD_MAX_SHARE = 0.3  # of the words being the keywords and phrases the instructions require
 
@@ -229,6 +230,8 @@ def substance(c: Context) -> str | None:
         return "only the keywords and phrases the instructions require"
     if m.words <= PLEASANTRIES_MAX_WORDS:
         left, said = beside_pleasantries(c.view.words, _languages_of(c))
+        if sum(len(p.split()) for p in said) < PLEASANTRIES_MIN_SAID:  # "ok", "Sure!": too short to judge
+            said = []
         if said and len(left) < PLEASANTRIES_MIN_LEFT:
             return f"only pleasantries ({', '.join(said)}): {len(left)} other words (at least {PLEASANTRIES_MIN_LEFT})"
         if said and all(w in c.compared.given for w in left):
