@@ -157,22 +157,10 @@ def test_no_character_folds_onto_an_uncased_one():
 
 
 def _word_grams_reference(word: str, trailing: bool, lookup):
-    s = " " + word + " " if trailing else " " + word
-    out, mask, prev_upper = [], 0, False
-    for k in range(1, len(s)):
-        ch = s[k]
-        upper = ch.isupper()
-        if upper and prev_upper:
-            continue
-        prev_upper = upper
-        for g in ((ch, s[k - 1:k + 1], s[k - 2:k + 1]) if k >= 2 else (ch, s[k - 1:k + 1])):
-            if g == " ":
-                continue
-            entry = lookup(g)
-            if entry is not None:
-                out.append(entry[0])
-                mask |= entry[1]
-    return tuple(out), mask
+    """One character at a time, as NGram reads it (the way words with capitals still go)."""
+    from indicifeval.text.langdetect_ngrams import grams_by_character
+
+    return grams_by_character(" " + word + " " if trailing else " " + word, lookup)
 
 
 @settings(max_examples=300)

@@ -87,6 +87,12 @@ def word_grams(word: str, trailing_space: bool, lookup: Callable[[str], Entry | 
             del grams[-3]
         found = [e for e in map(lookup, grams) if e is not None]
         return tuple([e[0] for e in found]), reduce(or_, [e[1] for e in found], 0)
+    return grams_by_character(s, lookup)
+
+
+def grams_by_character(s: str, lookup: Callable[[str], Entry | None]) -> tuple[tuple, int]:
+    """``word_grams`` of ``s`` (the word with its spaces) one character at a time, as NGram
+    reads it: the general way, for words with capitals."""
     out = []
     mask = 0
     prev_upper = False  # s[0] is the space
