@@ -119,7 +119,8 @@ def _cpu() -> float:
 
 def in_process(rows: list[dict], responses: list[dict], repeats: int = 3) -> dict:
     """CPU ms per answer: score's own path (rows read and checked, then scored; not the files),
-    score_batch, and the TRL function, each given every row once (no repeated prompt)."""
+    score_batch and the TRL function with the plain reward (what the adapters add), and the TRL
+    function with the implicit constraints (its default), each given every row once."""
     from indicifeval.dataset import load_rows
     from indicifeval.dataset.responses import Responses
     from indicifeval.rewards import score_batch, trl
@@ -136,9 +137,11 @@ def in_process(rows: list[dict], responses: list[dict], repeats: int = 3) -> dic
     items = [{**row, "response": text[row["key"]]} for row in rows]
     columns = {"language": [r["language"] for r in rows], "kwargs": [json.dumps(r["kwargs"]) for r in rows],
                "instruction_id_list": [r["instruction_id_list"] for r in rows]}
-    fn = trl()
-    runs = {"score": score, "score_batch": lambda: score_batch(items),
-            "trl": lambda: fn(prompts=[""] * len(rows), completions=[text[r["key"]] for r in rows], **columns)}
+    fn, plain = trl(), trl(implicit=None)
+    completions = [text[r["key"]] for r in rows]
+    runs = {"score": score, "score_batch": lambda: score_batch(items, implicit=None),
+            "trl": lambda: plain(prompts=[""] * len(rows), completions=completions, **columns),
+            "trl+implicit": lambda: fn(prompts=[""] * len(rows), completions=completions, **columns)}
     best = {name: float("inf") for name in runs}
     for _ in range(repeats):  # interleaved, the best of each: the machine's noise is the same for all
         for name, run in runs.items():
@@ -200,7 +203,7 @@ def side_by_side(nemo_python: str, items: list[dict]) -> None:
     best = float("inf")
     for _ in range(3):
         started = _cpu()
-        ours = score_batch(english)
+        ours = score_batch(english, implicit=None)  # NeMo Gym has none
         best = min(best, _cpu() - started)
     mine = best / len(english) * 1000
     agree = sum(a == v.reward for a, v in zip(theirs["rewards"], ours)) / len(english)
