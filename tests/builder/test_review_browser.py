@@ -247,11 +247,11 @@ def test_a_row_failing_validation_needs_the_override_and_guidelines_show(setup):
     assert guide.locator("h3").inner_text() == "Tamil team" and guide.locator("li").all_inner_texts() == ["one", "two"]
     assert "<img src=x" in guide.inner_text() and page.locator("#guidelines img").count() == 0
     page.keyboard.press("g")
-    assert not guide.locator("h3").is_visible()
-    page.reload()  # left closed, it stays closed
-    assert not page.locator("#guidelines h3").is_visible()
+    sync_api.expect(guide.locator("h3")).to_be_hidden()
+    page.reload()  # left closed, it stays closed (the page's script closes it once loaded: wait for it)
+    sync_api.expect(page.locator("#guidelines h3")).to_be_hidden()
     page.keyboard.press("g")
-    assert guide.locator("h3").is_visible()
+    sync_api.expect(guide.locator("h3")).to_be_visible()
     for _ in range(page.locator("fieldset.question").count()):
         page.keyboard.press("1")
     page.keyboard.press("Enter")
