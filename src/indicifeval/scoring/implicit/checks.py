@@ -160,26 +160,24 @@ def no_echo(c: Context) -> str | None:
         words = _without(c.view.words, c.allowance.copies)
         grams = word_ngrams(words, ECHO_N)
         n_grams, n_words = len(grams), len(words)
-        own = covered_words(grams, c.compared.own)
-        stated = (lambda: covered_words(grams, c.compared.stated))
-        found = (lambda: len(c.compared.whole.intersection(grams)))
+        own, stated = covered_words(grams, c.compared.own), covered_words(grams, c.compared.stated)
+        found = len(c.compared.whole.intersection(grams))
     else:
         m = c.measures
-        n_grams, n_words, own = m.grams, m.words, m.own_covered
-        stated, found = (lambda: m.stated_covered), (lambda: m.whole_found)
+        n_grams, n_words, own, stated, found = m.grams, m.words, m.own_covered, m.stated_covered, m.whole_found
     if n_grams < ECHO_MIN_NGRAMS:
         return None
     share = min(own, n_words) / n_words
     if share > ECHO_MAX_SHARE:
         return (f"restates the prompt: {share:.0%} of the answer's words are in word {ECHO_N}-grams of the prompt "
                 f"(at most {ECHO_MAX_SHARE:.0%})")
-    share = min(stated(), n_words) / n_words
+    share = min(stated, n_words) / n_words
     if share > ECHO_MAX_SHARE:
         return (f"restates the instructions: {share:.0%} of the answer's words are in word {ECHO_N}-grams of the "
                 f"prompt or its instructions' descriptions (at most {ECHO_MAX_SHARE:.0%})")
     whole = len(c.compared.whole)
     if whole >= ECHO_MIN_NGRAMS:
-        covered = found() / whole
+        covered = found / whole
         if covered >= ECHO_MAX_COVERED:
             return (f"echoes the prompt: {covered:.0%} of the prompt's word {ECHO_N}-grams are in the answer "
                     f"(at most {ECHO_MAX_COVERED:.0%})")
