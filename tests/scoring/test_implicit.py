@@ -84,3 +84,22 @@ EN = Row("e", "Write a short note about the rain.", ("punctuation:no_comma",), (
 def test_pleasantries_numbers_and_markup(row, answer, blocked):
     failures = implicit_failures(row, [{}], answer)
     assert [f.split(":")[1] for f in failures][:1] == ([blocked] if blocked else []), failures
+
+
+def test_what_rows_allow_is_remembered_within_a_bound(monkeypatch):
+    """A server sent ever new prompts keeps its memory: the remembered rows are forgotten past
+    their bound, and a row larger than an eighth of it is not kept."""
+    from indicifeval.scoring import implicit
+
+    monkeypatch.setattr(implicit, "_EXPECTED_BYTES", 400_000)
+    monkeypatch.setattr(implicit, "_expected_bytes", 0)
+    monkeypatch.setattr(implicit, "_EXPECTED", {})
+    for n in range(300):
+        row = Row(f"k{n}", f"prompt {n} " + "बारिश आई " * 40, ("punctuation:no_comma",), ({},), "hi", "trans")
+        implicit_failures(row, [{}], "बारिश का मौसम सबको अच्छा लगता है।")
+        assert implicit._expected_bytes <= 400_000
+    assert 0 < len(implicit._EXPECTED) < 300
+    implicit._EXPECTED.clear()
+    big = Row("big", "बारिश आई " * 20_000, ("punctuation:no_comma",), ({},), "hi", "trans")
+    implicit_failures(big, [{}], "बारिश का मौसम सबको अच्छा लगता है।")
+    assert implicit._EXPECTED == {}

@@ -73,21 +73,29 @@ def _terminators(language: str) -> str:
 # (row, args, prompt) -> what they allow and what an answer is compared with: an RL batch
 # scores many answers to each row. Keyed by the identity of the resolved arguments and kwargs
 # (held in the entry, so that no other object takes their id while it is kept) and the rest
-# of what ``allowance`` reads; emptied when full.
+# of what ``allowance`` reads; emptied when its entries' approximate size passes the bound (a
+# server's memory stays bounded whatever prompts it is sent), an entry over an eighth of it
+# not kept at all.
 _EXPECTED: dict[tuple, tuple[object, object, Allowance, Compared]] = {}
-_EXPECTED_LIMIT = 4096
+_EXPECTED_BYTES = 32 * 2**20
+_expected_bytes = 0
 
 
 def _expected(row: Row, args: Sequence[dict], prompt: str) -> tuple[Allowance, Compared]:
+    global _expected_bytes
     key = (id(args), id(row.kwargs), row.language, row.resp_lang, row.instruction_id_list, row.prompt, prompt)
     hit = _EXPECTED.get(key)
     if hit is not None and hit[0] is args and hit[1] is row.kwargs:
         return hit[2], hit[3]
     allowed = allowance(row, args)
     against = compared(allowed, prompt, row.language)
-    if len(_EXPECTED) >= _EXPECTED_LIMIT:
-        _EXPECTED.clear()
-    _EXPECTED[key] = (args, row.kwargs, allowed, against)
+    size = against.approximate_bytes() + len(row.prompt)
+    if size <= _EXPECTED_BYTES // 8:
+        if _expected_bytes + size > _EXPECTED_BYTES:
+            _EXPECTED.clear()
+            _expected_bytes = 0
+        _EXPECTED[key] = (args, row.kwargs, allowed, against)
+        _expected_bytes += size
     return allowed, against
 
 

@@ -175,7 +175,7 @@ def no_echo(c: Context) -> str | None:
     if share > ECHO_MAX_SHARE:
         return (f"restates the instructions: {share:.0%} of the answer's words are in word {ECHO_N}-grams of the "
                 f"prompt or its instructions' descriptions (at most {ECHO_MAX_SHARE:.0%})")
-    whole = len(c.compared.whole)
+    whole = c.compared.whole_size
     if whole >= ECHO_MIN_NGRAMS:
         covered = found / whole
         if covered >= ECHO_MAX_COVERED:

@@ -105,8 +105,9 @@ class Compared:
         return frozenset(w for t in self.keyword_texts for w in words_of(t))
 
     @cached_property
-    def hashed(self) -> tuple[bytes, bytes, bytes, bytes, bytes]:
-        """own, stated, whole, given and keywords as the kernel's hash sets."""
+    def _kernel_sets(self) -> tuple[tuple[bytes, bytes, bytes, bytes, bytes], int]:
+        """own, stated, whole, given and keywords as the kernel's hash sets, and how many
+        distinct 4-grams whole has (so that no Python set of them is made)."""
         assert kernel is not None
         table = class_table()
 
@@ -116,11 +117,25 @@ class Compared:
         def words(texts: Iterable[str]) -> bytes:
             return _union(kernel.word_hashes(AnswerView(t).lowered, table) for t in texts)
 
-        own = grams(self.own_texts)
-        sets = (own, _union((own, grams(self.stated_texts))), grams(self.whole_texts), words(self.given_texts),
-                words(self.keyword_texts))
-        own_t, stated_t, whole_t, given_t, keywords_t = map(_table, sets)
-        return own_t, stated_t, whole_t, given_t, keywords_t
+        own, whole = grams(self.own_texts), grams(self.whole_texts)
+        stated = _union((own, grams(self.stated_texts)))
+        given, keywords = words(self.given_texts), words(self.keyword_texts)
+        return (_table(own), _table(stated), _table(whole), _table(given), _table(keywords)), len(whole) // 8
+
+    @property
+    def hashed(self) -> tuple[bytes, bytes, bytes, bytes, bytes]:
+        return self._kernel_sets[0]
+
+    @property
+    def whole_size(self) -> int:
+        """How many distinct word 4-grams the prompt has."""
+        return self._kernel_sets[1] if kernel is not None else len(self.whole)
+
+    def approximate_bytes(self) -> int:
+        """What remembering it costs, roughly (its texts' sets and tables, generously)."""
+        chars = sum(len(t) for texts in (self.own_texts, self.stated_texts, self.whole_texts, self.given_texts,
+                                         self.keyword_texts) for t in texts)
+        return 1024 + 40 * chars
 
 
 def compared(allowance: Allowance, prompt: str, language: str) -> Compared:
