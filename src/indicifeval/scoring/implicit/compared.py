@@ -10,12 +10,13 @@ import json
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import regex
 
 from indicifeval.checkers.describe import PLACEHOLDER, DescriptionError, render_description, templates_of
 from indicifeval.checkers.registry import KwargError
+from indicifeval.core.caches import bounded_cache
 from indicifeval.scoring.implicit.chars import class_table, kernel
 from indicifeval.scoring.implicit.expect import Allowance, profile_of
 from indicifeval.scoring.implicit.view import AnswerView, word_ngrams, words_of
@@ -32,7 +33,7 @@ def _unquoted(prompt: str, quotes: tuple[tuple[str, str], ...]) -> str:
     return prompt
 
 
-@lru_cache(maxsize=4096)
+@bounded_cache(maxsize=4096)  # keyed by kwargs a client sends: by their size too
 def _descriptions(language: str, iid: str, kwargs: str) -> tuple[str, ...]:
     """The instruction's description in the language, rendered with the row's kwargs (JSON
     text), and its templates (placeholders left out): what an answer restating the

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import regex
 
 from indicifeval.checkers import REGISTRY
+from indicifeval.core.caches import bounded_cache
 from indicifeval.languages import LanguageProfile, get_profile
 from indicifeval.languages.profile import UnknownLanguageError
 from indicifeval.records import Row
@@ -74,7 +74,7 @@ def _english_rules(language: str) -> bool:
     return profile is not None and profile.text_rules == "ifeval"
 
 
-@lru_cache(maxsize=4096)
+@bounded_cache(maxsize=4096)  # keyed by prompts: by their size too
 def named_languages(language: str, prompt: str) -> frozenset[str]:
     """The languages a prompt names in its own language's words ("Explain in French ..."): for
     English rows only, whose prompts (IFEval's) ask so without an instruction; Indic rows say

@@ -12,6 +12,7 @@ from functools import cached_property, lru_cache
 
 import regex
 
+from indicifeval.core.caches import bounded_cache
 from indicifeval.scoring.implicit.chars import HAS_LETTER, WORD, invisible
 from indicifeval.text.normalize import nfc
 
@@ -105,7 +106,7 @@ def _splitter(terminators: str) -> regex.Pattern:
     return regex.compile(f"[{regex.escape(terminators)}\n]+")
 
 
-@lru_cache(maxsize=8192)
+@bounded_cache(maxsize=8192)  # by the size of the texts too: a server is sent any prompt
 def words_of(text: str) -> tuple[str, ...]:
     """The words of a short text the instructions give (a prompt, a keyword), remembered: an RL
     batch asks each prompt many times."""
