@@ -40,17 +40,11 @@ from functools import partial, reduce
 from heapq import nlargest
 from math import ulp
 from operator import add, itemgetter
-from types import ModuleType
 
+from indicifeval.core.kernels import optional_kernel
 from indicifeval.text.langdetect_ngrams import Extractor, Features, GramTable
 
-_kernel: ModuleType | None
-try:
-    from indicifeval.text import _langdetect_kernel as _kernel
-except ImportError:  # built without a compiler: the Python estimation below
-    _kernel = None
-if os.environ.get("INDICIFEVAL_PURE_PYTHON"):
-    _kernel = None
+_kernel = optional_kernel("indicifeval.text._langdetect_kernel")  # None: the Python version here
 
 __all__ = ["NoFeatures", "compiled", "confident_other", "detect_language", "get_probabilities", "knows",
            "other_languages"]

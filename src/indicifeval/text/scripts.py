@@ -5,21 +5,14 @@ the same counts in the same order (tests/text/test_fast_paths.py)."""
 
 from __future__ import annotations
 
-import os
 import unicodedata
 from collections import Counter
 from functools import lru_cache
-from types import ModuleType
 
+from indicifeval.core.kernels import optional_kernel
 from indicifeval.languages import script_ranges
 
-_kernel: ModuleType | None
-try:
-    from indicifeval.text import _scripts_kernel as _kernel
-except ImportError:  # built without a compiler: str.translate below
-    _kernel = None
-if os.environ.get("INDICIFEVAL_PURE_PYTHON"):
-    _kernel = None
+_kernel = optional_kernel("indicifeval.text._scripts_kernel")  # None: the Python version here
 _BMP = 0x10000
 
 

@@ -1,18 +1,17 @@
 """What each character of an answer is to the implicit constraints: part of a word, or
 invisible (format characters, blank letters, joiners touching no letter). The same classes
 make view.py's regular expressions and the table the optional compiled kernel (``_kernel``,
-built by ``setup.py``) reads; where it is not built, or ``INDICIFEVAL_PURE_PYTHON=1``, the
-expressions do its work (tests/scoring/test_implicit_kernel.py holds the two to the same
-results)."""
+see core.kernels) reads; where it is not built, or turned off, the expressions do its work
+(tests/scoring/test_implicit_kernel.py holds the two to the same results)."""
 
 from __future__ import annotations
 
-import os
 from array import array
 from functools import lru_cache
-from types import ModuleType
 
 import regex
+
+from indicifeval.core.kernels import optional_kernel
 
 WORD_START = r"\p{L}\p{M}\p{N}"  # a word begins with a letter, mark or digit
 JOINERS = "\u200c\u200d"  # ZWNJ, ZWJ: inside words, spelling
@@ -33,13 +32,7 @@ INVISIBLE = regex.compile(
 WORD = regex.compile(f"[{WORD_START}][{WORD_START}{JOINERS}{APOSTROPHES}]*")
 HAS_LETTER = regex.compile(r"[\p{L}\p{N}]")
 
-kernel: ModuleType | None
-try:
-    from indicifeval.scoring.implicit import _kernel as kernel
-except ImportError:  # built without a compiler: the expressions above
-    kernel = None
-if os.environ.get("INDICIFEVAL_PURE_PYTHON"):
-    kernel = None
+kernel = optional_kernel("indicifeval.scoring.implicit._kernel")  # None: the Python version here
 
 
 @lru_cache(maxsize=1)
@@ -56,16 +49,6 @@ def class_table() -> bytes:
     return bytes(table)
 
 
-def invisible_count(text: str) -> int:
-    """Invisible stretches outside words."""
-    return invisible(text)[0]
-
-
-def visible(text: str) -> str:
-    """The text without its invisible characters (joiners inside words kept)."""
-    return invisible(text)[1]
-
-
 def invisible(text: str) -> tuple[int, str]:
     """How many invisible stretches ``text`` has outside words, and the text without them."""
     if text.isascii():
@@ -76,4 +59,4 @@ def invisible(text: str) -> tuple[int, str]:
     return count, INVISIBLE.sub("", text) if count else text
 
 
-__all__ = ["HAS_LETTER", "INVISIBLE", "WORD", "class_table", "invisible", "invisible_count", "kernel", "visible"]
+__all__ = ["HAS_LETTER", "INVISIBLE", "WORD", "class_table", "invisible", "kernel"]

@@ -15,12 +15,12 @@ import regex
 
 from indicifeval.languages import language_name
 from indicifeval.scoring.implicit.chars import WORD, invisible
-from indicifeval.scoring.implicit.compared import N_GRAM, Compared
+from indicifeval.scoring.implicit.compared import Compared
 from indicifeval.scoring.implicit.expect import Allowance, profile_of
 from indicifeval.scoring.implicit.measures import Measures, covered_words, measure
 from indicifeval.scoring.implicit.plausible import known_share
 from indicifeval.scoring.implicit.pleasantries import beside_pleasantries
-from indicifeval.scoring.implicit.view import AnswerView, word_ngrams, words_of
+from indicifeval.scoring.implicit.view import N_GRAM, AnswerView, word_ngrams, words_of
 from indicifeval.text.langid import Identification, identify
 
 NUMBERS_MIN_WORDS = 10  # an answer of this many numbers and no letter is no answer ("26" may be one)

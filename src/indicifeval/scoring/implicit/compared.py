@@ -19,9 +19,8 @@ from indicifeval.checkers.registry import KwargError
 from indicifeval.core.caches import bounded_cache
 from indicifeval.scoring.implicit.chars import class_table, kernel
 from indicifeval.scoring.implicit.expect import Allowance, profile_of
-from indicifeval.scoring.implicit.view import AnswerView, word_ngrams, words_of
+from indicifeval.scoring.implicit.view import N_GRAM, AnswerView, word_ngrams, words_of
 
-N_GRAM = 4  # word n-grams compared with the prompt's (the kernel's too)
 QUOTED_MIN_CHARS = 40  # a quoted passage: at least this long between quotation marks
 
 
@@ -146,4 +145,4 @@ def compared(allowance: Allowance, prompt: str, language: str) -> Compared:
                     allowance.keywords)
 
 
-__all__ = ["N_GRAM", "Compared", "compared"]
+__all__ = ["Compared", "compared"]

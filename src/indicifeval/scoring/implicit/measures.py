@@ -15,15 +15,11 @@ from functools import lru_cache
 
 from indicifeval.languages import script_ranges
 from indicifeval.scoring.implicit.chars import class_table, kernel
-from indicifeval.scoring.implicit.compared import N_GRAM, Compared
-from indicifeval.scoring.implicit.view import AnswerView
+from indicifeval.scoring.implicit.compared import Compared
+from indicifeval.scoring.implicit.view import N_GRAM, AnswerView
 from indicifeval.text.scripts import script_of
 
 TRIGRAM = 3
-
-
-def compiled() -> bool:
-    return kernel is not None
 
 
 @dataclass(frozen=True)
@@ -124,5 +120,5 @@ def trigram_counts(view: AnswerView, max_words: int, script: str, known: frozens
     return len(grams), sum(map(known.__contains__, grams))
 
 
-__all__ = ["Measures", "compiled", "covered_words", "measure", "measure_python", "prepare_tables",
+__all__ = ["Measures", "covered_words", "measure", "measure_python", "prepare_tables",
            "trigram_counts", "trigrams"]

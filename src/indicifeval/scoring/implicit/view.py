@@ -16,6 +16,7 @@ from indicifeval.core.caches import bounded_cache
 from indicifeval.scoring.implicit.chars import HAS_LETTER, WORD, invisible
 from indicifeval.text.normalize import nfc
 
+N_GRAM = 4  # the word n-grams an answer's echo and padding are measured in (the kernel's too)
 _BULLET = regex.compile(r"^\s*(?:[*\-+•●◦▪–]|\d{1,3}[.)])(?:\s+|$)(.*)$")
 _FENCE = regex.compile(r"^\s*```[^\n]*\n?(.*?)\n?```\s*$", regex.DOTALL)
 
@@ -75,7 +76,7 @@ class AnswerView:
     @cached_property
     def grams(self) -> list[tuple[str, ...]]:
         """Word 4-grams (echo and padding share them)."""
-        return word_ngrams(self.words, 4)
+        return word_ngrams(self.words, N_GRAM)
 
     @cached_property
     def lines(self) -> list[str]:
@@ -118,4 +119,4 @@ def word_ngrams(words: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return list(zip(*(words[i:] for i in range(n))))
 
 
-__all__ = ["AnswerView", "unwrapped", "word_ngrams", "words_of"]
+__all__ = ["N_GRAM", "AnswerView", "unwrapped", "word_ngrams", "words_of"]
