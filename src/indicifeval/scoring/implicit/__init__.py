@@ -8,11 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from indicifeval.core.errors import InputError
+from indicifeval.languages import list_languages
 from indicifeval.records import Row
 from indicifeval.scoring.implicit.checks import CHECKS, Context
 from indicifeval.scoring.implicit.compared import Compared, compared
 from indicifeval.scoring.implicit.expect import Allowance, allowance, profile_of
 from indicifeval.scoring.implicit.measures import prepare_tables
+from indicifeval.scoring.implicit.plausible import known_trigrams
 from indicifeval.scoring.implicit.view import AnswerView
 
 IMPLICIT: tuple[str, ...] = tuple(CHECKS)
@@ -59,9 +61,6 @@ def implicit_failures(row: Row, args: Sequence[dict], answer: str | None, prompt
 def warm_up() -> None:
     """Build the tables the constraints read (0.4 s, once a process), so that a server's first
     batch does not pay for them."""
-    from indicifeval.languages import list_languages
-    from indicifeval.scoring.implicit.plausible import known_trigrams
-
     prepare_tables(known_trigrams(code) for code in list_languages())
 
 
