@@ -263,6 +263,21 @@ def test_arbitrary_text_matches_langdetect(reference_factory, text):
     assert _fast(text) == _reference(reference_factory, text)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(SPECIAL_CHARS + "abcdefXYZ ADB.,\n"), max_size=30), max_size=6))
+def test_a_texts_ngrams_are_its_lines_in_order(lines):
+    """The extractor reads a text line by line, remembering lines (IFEval's loose variants
+    share them): the same n-grams as the text with its line breaks made spaces, read whole,
+    asked first or again."""
+    model = langdetect_fast._model()
+    text = "\n".join(lines)
+    for variant in (text, "\n".join(lines[1:]), "\n".join(lines[:-1]), text):
+        prepared = model.prepare(variant)
+        by_lines = model.extract(prepared)
+        whole = model.extract(prepared.replace("\n", " "))
+        assert (by_lines.mask, by_lines.vectors) == (whole.mask, whole.vectors)
+
+
 def test_every_gpt4_loose_variant_matches_langdetect(reference_factory):
     path = shared_path("data", "ifeval-en", "input_response_data_gpt4_20231107_145030.jsonl")
     rows = [json.loads(line) for line in path.open(encoding="utf-8")]

@@ -15,11 +15,12 @@ import re
 from collections.abc import Callable
 from functools import reduce
 from itertools import chain
-from operator import or_
+from operator import add, itemgetter, or_
 
 import regex
 
 _WORD_TABLE_LIMIT = 200_000  # words; the tables are cleared when they grow past this
+_LINE_CHARS = 500_000  # characters of lines remembered (about 25 bytes each with their n-grams), then cleared
 _WORD_MAX_LEN = 40  # longer "words" (e.g. unspaced CJK runs) are not kept
 # A letter str.isupper() calls upper case (the Uppercase property; tests/text check every code point)
 _ANY_UPPER = regex.compile(r"\p{Uppercase}")
@@ -28,6 +29,7 @@ _ANY_UPPER = regex.compile(r"\p{Uppercase}")
 _ASCII_RULE = bytes(b if (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A or b >= 0x80) else 0x20 for b in range(256))
 
 Entry = tuple[list[float], int]  # an n-gram's profile vector and the bitmask of its languages
+_VECTOR, _MASK = itemgetter(0), itemgetter(1)
 
 
 class _NormalizeTable(dict):
@@ -81,12 +83,13 @@ def word_grams(word: str, trailing_space: bool, lookup: Callable[[str], Entry | 
     if _ANY_UPPER.search(word) is None:
         # No capital letter, so no character is skipped: per position k the letter, the
         # bigram and (from k = 2) the trigram ending there, less the lone trailing space.
-        grams = [s[1], s[:2]]
-        grams += [g for k in range(2, len(s)) for g in (s[k], s[k - 1:k + 1], s[k - 2:k + 1])]
+        # (the three runs zipped together: the loop stays in C)
+        bigrams = list(map(add, s, s[1:]))
+        grams = [s[1], bigrams[0], *chain.from_iterable(zip(s[2:], bigrams[1:], map(add, bigrams, s[2:])))]
         if trailing_space:
             del grams[-3]
-        found = [e for e in map(lookup, grams) if e is not None]
-        return tuple([e[0] for e in found]), reduce(or_, [e[1] for e in found], 0)
+        found = list(filter(None, map(lookup, grams)))  # (an entry is a non-empty tuple)
+        return tuple(map(_VECTOR, found)), reduce(or_, map(_MASK, found), 0)
     return grams_by_character(s, lookup)
 
 
@@ -193,24 +196,54 @@ class Features:
 
 
 class Extractor:
-    """``Features`` of prepared texts, through one table of words."""
+    """``Features`` of prepared texts, through one table of words and one of lines: a line
+    break is a space to the n-grams, so a text's n-grams are its lines' in order (only the
+    last word of the last line has no space after it), and IFEval's loose variants (the
+    answer less its first or last line, less its asterisks) share most lines with the answer."""
 
     def __init__(self, lookup: Callable[[str], Entry | None]):
         self._lookup = lookup
         self._normalize = CharNormalizer()
         self._words = _WordTable(lookup)
+        self._lines: dict[str, tuple[tuple, int, str]] = {}
+        self._line_chars = 0
 
     def __call__(self, text: str) -> Features:
-        words = self._normalize(text).split(" ")
-        last = words.pop()  # no space follows the last word
         table = self._words
         if len(table.masks) > _WORD_TABLE_LIMIT:
             table.clear()
             table.masks.clear()
-        parts = list(map(table.__getitem__, words))
-        mask = reduce(or_, set(map(table.masks.__getitem__, words)), 0)  # (a text's words have few masks)
-        if last:
+        parts: list[tuple] = []
+        mask = 0
+        known = self._lines
+        last = ""
+        for line in text.split("\n"):
+            if last:  # the last word of the line before: a line break follows it
+                parts.append(table[last])
+                mask |= table.masks[last]
+            found = known.get(line)
+            if found is None:
+                found = self._line(line)
+            body, body_mask, last = found
+            parts.append(body)
+            mask |= body_mask
+        if last:  # nothing follows the text's last word
             grams, last_mask = word_grams(last, False, self._lookup)
             parts.append(grams)
             mask |= last_mask
         return Features(parts, mask)
+
+    def _line(self, line: str) -> tuple[tuple, int, str]:
+        """A line's n-gram vectors in order but those of its last word, their languages, and
+        that last word (remembered within ``_LINE_CHARS`` characters of lines)."""
+        words = self._normalize(line).split(" ")
+        last = words.pop()
+        table = self._words
+        found = (tuple(chain.from_iterable(map(table.__getitem__, words))),
+                 reduce(or_, set(map(table.masks.__getitem__, words)), 0), last)
+        if self._line_chars + len(line) > _LINE_CHARS:
+            self._lines.clear()
+            self._line_chars = 0
+        self._lines[line] = found
+        self._line_chars += len(line)
+        return found

@@ -27,6 +27,7 @@ from indicifeval.text.langid_hints import (
     _cld2_to_ours,
     _distinctive_endings,
     _distinctive_letters,
+    _function_word_languages,
     _function_words,
     _langdetect_to_ours,
     _languages_by_script,
@@ -211,7 +212,13 @@ def _word_vote(text: str, candidates: tuple[str, ...], ranking: list[str]) -> st
         return None
     tokens = _tokens(text)
     seen = tokens.keys()
-    counts = {c: sum(tokens[w] for w in seen & table[c]) for c in voters}
+    counts = dict.fromkeys(voters, 0)
+    index = _function_word_languages()
+    for word in seen & index.keys():  # the text's function words, each looked up once
+        n = tokens[word]
+        for code in index[word]:
+            if code in counts:
+                counts[code] += n
     top = max(counts.values())
     chosen = counts.get(model_choice, 0) if model_choice else 0
     if top < max(2, _FUNCTION_WORD_SHARE * tokens.total()):

@@ -95,6 +95,17 @@ def _function_words() -> dict[str, frozenset[str]]:
             if info.get("function_words")}
 
 
+@cache
+def _function_word_languages() -> dict[str, tuple[str, ...]]:
+    """Each function word and the languages that have it (a text's words are looked up once,
+    not once a language)."""
+    index: dict[str, list[str]] = {}
+    for code, words in _function_words().items():
+        for word in words:
+            index.setdefault(word, []).append(code)
+    return {word: tuple(codes) for word, codes in index.items()}
+
+
 @dataclass(frozen=True)
 class _Markers:
     against: tuple[str, ...]
@@ -119,5 +130,5 @@ def _markers() -> dict[str, _Markers]:
 
 
 for _table in (_languages_by_script, _cld2_to_ours, _langdetect_to_ours, _distinctive_letters, _distinctive_endings,
-               _function_words, _markers):
+               _function_words, _function_word_languages, _markers):
     on_reload(_table.cache_clear)  # a profile added or changed: the tables are made again

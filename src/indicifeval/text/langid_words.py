@@ -4,6 +4,7 @@ titles and words in capitals."""
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 import regex
 
@@ -37,7 +38,7 @@ def _unicode_voting_words(text: str) -> list[str]:
     # (word, is a name); a word in capitals does not vote and is left out
     found = [(u + rest, before != "" and before not in end) if u else (plain, False)
              for before, u, rest, plain in _WORD_IN_CONTEXT.findall(text) if not rest or not (u + rest).isupper()]
-    return _without_names(found)
+    return _without_names([w for w, _ in found], [k for k, (_, name) in enumerate(found) if name])
 
 
 # ASCII text (most English answers): its words are the runs of A-Z and a-z, each with what
@@ -45,35 +46,42 @@ def _unicode_voting_words(text: str) -> list[str]:
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
 _ASCII_CAPITAL = re.compile(r"[A-Z]")
 _ASCII_WORD_AFTER = re.compile(r"([^A-Za-z]*)([A-Za-z]+)")
+_WORD_OF = itemgetter(1)
 
 
 def _ascii_voting_words(text: str) -> list[str]:
     """``voting_words`` of an ASCII text: the character before a capitalised word, past
     spaces and tabs, is the last one of what separates it from the word before, or, where
-    that is all spaces and tabs, a letter (a name) or the start of the text (no name)."""
+    that is all spaces and tabs, a letter (a name) or the start of the text (no name). Only
+    the capitalised words are looked at one by one (``"Z" < "a"``)."""
     if _ASCII_CAPITAL.search(text) is None:
         return _ASCII_WORD.findall(text)
+    pairs = _ASCII_WORD_AFTER.findall(text)
+    words = list(map(_WORD_OF, pairs))
     end = _SENTENCE_END
-    found: list[tuple[str, bool]] = []
-    for k, (between, w) in enumerate(_ASCII_WORD_AFTER.findall(text)):
-        name = False
-        if "A" <= w[0] <= "Z":
-            if len(w) > 1 and w.isupper():
-                continue
-            before = between.rstrip(" \t")
-            name = before[-1] not in end if before else k > 0
-        found.append((w, name))
-    return _without_names(found)
+    shouting, names = set(), []
+    for k in [k for k, w in enumerate(words) if w[0] < "a"]:
+        w = words[k]
+        if len(w) > 1 and w.isupper():
+            shouting.add(k)
+            continue
+        before = pairs[k][0].rstrip(" \t")
+        if before[-1] not in end if before else k > 0:
+            names.append(k)
+    if shouting:  # left out: the names' places counted without them
+        kept = [k for k in range(len(words)) if k not in shouting]
+        place = {k: n for n, k in enumerate(kept)}
+        words, names = [words[k] for k in kept], [place[k] for k in names]
+    return _without_names(words, names)
 
 
-def _without_names(found: list[tuple[str, bool]]) -> list[str]:
-    """The words (word, is a name) that are not names, nor between two names with at most
-    two words between them: a word with a name at most two words before it and one at most
-    two words after it."""
-    names = [k for k, (_, name) in enumerate(found) if name]
+def _without_names(words: list[str], names: list[int]) -> list[str]:
+    """The words that are not names (at the places ``names``, in order), nor between two
+    names with at most two words between them: a word with a name at most two words before
+    it and one at most two words after it."""
     if not names:
-        return [w for w, _ in found]
+        return words
     drop = set(names)
     for a, b in zip(names, names[1:]):
         drop.update(range(max(a + 1, b - 2), min(b, a + 3)))
-    return [w for k, (w, _) in enumerate(found) if k not in drop]
+    return [w for k, w in enumerate(words) if k not in drop]
