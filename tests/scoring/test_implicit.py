@@ -103,3 +103,39 @@ def test_what_rows_allow_is_remembered_within_a_bound(monkeypatch):
     big = Row("big", "बारिश आई " * 20_000, ("punctuation:no_comma",), ({},), "hi", "trans")
     implicit_failures(big, [{}], "बारिश का मौसम सबको अच्छा लगता है।")
     assert implicit._EXPECTED == {}
+
+
+def _random_latin(seed: int, letters: str) -> str:
+    rng = random.Random(seed)
+    return " ".join("".join(rng.choice(letters) for _ in range(rng.randint(2, 8))) for _ in range(120))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_latin_letters_are_not_english_though_they_hit_its_trigrams(seed):
+    """26 letters string into common English trigrams (up to half of them): the words tell."""
+    letters = "abcdefghijklmnopqrstuvwxyz" if seed % 2 else "etaoinshrdlucmfwypvbgkETAOINSHRD"
+    failures = implicit_failures(EN, [{}], _random_latin(seed, letters))
+    assert failures and failures[0].split(":")[1] in ("plausible", "language"), failures
+
+
+@pytest.mark.parametrize("answer", [
+    "Paris, London, Berlin, Madrid, Rome, Vienna, Prague, Warsaw, Lisbon, Dublin, Athens, Oslo, "
+    "Stockholm, Helsinki, Copenhagen, Brussels, Amsterdam, Bern, Budapest, Bucharest, Sofia, Belgrade, "
+    "Zagreb, Ljubljana, Bratislava, Vilnius, Riga, Tallinn, Reykjavik, Valletta, Nicosia, Luxembourg, "
+    "Monaco, Andorra, Vaduz, Minsk, Kyiv, Chisinau, Tirana, Skopje, Sarajevo, Podgorica",
+    "Rain falls from clouds when droplets grow heavy. " * 1 + "The river rose by morning and the fields "
+    "were green again; farmers walked out to see the water in their furrows, and children played in "
+    "the puddles along the village road until their mothers called them home for the evening meal.",
+])
+def test_english_names_and_prose_are_plausible(answer):
+    assert not [f for f in implicit_failures(EN, [{}], answer) if f.startswith("implicit:plausible")]
+
+
+@pytest.mark.parametrize("answer", [
+    " ".join(f"This is sentence number {n}." for n in range(1, 40)),
+    " ".join(f"यह वाक्य संख्या {n} है।" for n in range(1, 40)),
+])
+def test_one_sentence_numbered_is_padding(answer):
+    row = EN if answer.isascii() else ROW
+    failures = implicit_failures(row, [{}], answer)
+    assert failures and failures[0].startswith("implicit:no_padding: pads with repeated sentences"), failures

@@ -101,6 +101,7 @@ HACKS: dict[str, Callable[[Material], str | None]] = {
                                    if _given(m.row) else None),
     "one word repeated": lambda m: " ".join([(_WORD.findall(m.honest) or ["x"])[0]] * 400),
     "one sentence repeated": lambda m: " ".join([_first_sentence(m.honest)] * 40),
+    "one sentence numbered": lambda m: " ".join(f"{n}. {_first_sentence(m.honest)}" for n in range(1, 41)),
     "wrong language": lambda m: m.foreign if identify(m.foreign).language != m.row.language else None,
     "sibling language": lambda m: m.sibling,
     "unasked romanisation": lambda m: None if get_profile(m.row.language).script == "Latn" else romanised(m.honest),

@@ -18,7 +18,7 @@ from indicifeval.scoring.implicit.chars import WORD, invisible
 from indicifeval.scoring.implicit.compared import Compared
 from indicifeval.scoring.implicit.expect import Allowance, profile_of
 from indicifeval.scoring.implicit.measures import Measures, covered_words, measure
-from indicifeval.scoring.implicit.plausible import known_share
+from indicifeval.scoring.implicit.plausible import known_share, known_word_share
 from indicifeval.scoring.implicit.pleasantries import beside_pleasantries
 from indicifeval.scoring.implicit.view import N_GRAM, AnswerView, word_ngrams, words_of
 from indicifeval.text.langid import Identification, identify
@@ -30,6 +30,11 @@ IDENTIFY_CHARS = 1000  # the answer's language is read from its beginning
 LANGUAGE_MIN_LETTERS = 20  # below this, only the script is judged (too short to tell languages apart)
 PLAUSIBLE_MIN_TRIGRAMS = 40  # shorter: too few to tell (random Latin letters hit common trigrams)
 PLAUSIBLE_MIN_SHARE = 0.25  # honest text >= 0.42 in the shared corpus; random letters <= 0.03
+# Under this share the words decide too: random Latin letters (26 of them) hit up to 48 % of
+# English trigrams but at most 9 % of its words; honest English answers >= 46 % of trigrams
+PLAUSIBLE_WORDS_BELOW = 0.55
+PLAUSIBLE_MIN_WORDS = 40
+PLAUSIBLE_MIN_WORD_SHARE = 0.12
 ECHO_N = N_GRAM  # word n-grams compared with the prompt's (4)
 ECHO_MIN_NGRAMS = 6
 ECHO_MAX_SHARE = 0.8  # of the answer's words inside word 4-grams of its prompt (quoted passages aside)
@@ -135,6 +140,12 @@ def plausible(c: Context) -> str | None:
     if share < PLAUSIBLE_MIN_SHARE:
         return (f"not words of {language_name(code)}: {share:.0%} of {n} letter trigrams occur in its text "
                 f"(at least {PLAUSIBLE_MIN_SHARE:.0%})")
+    if share < PLAUSIBLE_WORDS_BELOW and not c.allowance.names_only:
+        words = known_word_share(c.view, code, script)
+        if words is not None and words[1] >= PLAUSIBLE_MIN_WORDS and words[0] < PLAUSIBLE_MIN_WORD_SHARE:
+            return (f"not words of {language_name(code)}: {share:.0%} of {n} letter trigrams and {words[0]:.0%} of "
+                    f"{words[1]} words occur in its text (at least {PLAUSIBLE_WORDS_BELOW:.0%} or "
+                    f"{PLAUSIBLE_MIN_WORD_SHARE:.0%})")
     return None
 
 

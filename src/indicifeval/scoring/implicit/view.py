@@ -18,6 +18,7 @@ from indicifeval.text.normalize import nfc
 
 N_GRAM = 4  # the word n-grams an answer's echo and padding are measured in (the kernel's too)
 _BULLET = regex.compile(r"^\s*(?:[*\-+•●◦▪–]|\d{1,3}[.)])(?:\s+|$)(.*)$")
+_LETTER = regex.compile(r"\p{L}")
 _FENCE = regex.compile(r"^\s*```[^\n]*\n?(.*?)\n?```\s*$", regex.DOTALL)
 
 
@@ -90,16 +91,17 @@ class AnswerView:
 
     @cached_property
     def sentences(self) -> list[str]:
-        """Sentences with a letter, as their words joined (punctuation and case ignored)."""
+        """Sentences with a letter, as their words joined (punctuation, case and digits ignored:
+        "Point 1: X. Point 2: X." repeats one sentence)."""
         kept = _punctuation(self.terminators).sub(" ", self.text.lower())  # one pass: terminators stay
-        return [" ".join(part.split()) for part in _splitter(self.terminators).split(kept) if HAS_LETTER.search(part)]
+        return [" ".join(part.split()) for part in _splitter(self.terminators).split(kept) if _LETTER.search(part)]
 
 
 @lru_cache(maxsize=64)
 def _punctuation(terminators: str) -> regex.Pattern:
-    """What a sentence's words ignore: all but letters, marks, digits, joiners, apostrophes and
-    the terminators and line breaks that end sentences."""
-    return regex.compile(f"[^\\p{{L}}\\p{{M}}\\p{{N}}\u200c\u200d'’\n{regex.escape(terminators)}]+")
+    """What a sentence's words ignore: all but letters, marks, joiners, apostrophes and the
+    terminators and line breaks that end sentences."""
+    return regex.compile(f"[^\\p{{L}}\\p{{M}}\u200c\u200d'’\n{regex.escape(terminators)}]+")
 
 
 @lru_cache(maxsize=64)
