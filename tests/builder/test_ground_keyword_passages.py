@@ -74,7 +74,8 @@ def test_a_word_without_a_later_count_gets_its_last_chance_first():
                                       ("forbidden_word", 0)]
     for seed in range(8):
         contexts = select_contexts(_records(texts, [A, B]), _plan(seed, 2, {1: 1, 2: 1}, pool_size=2), "ne", [A, B])
-        by_n = {c.kwargs["frequency"]: c.kwargs["keyword"] for c in contexts if c.features["kind"] == "keyword_frequency"}
+        by_n = {c.kwargs["frequency"]: c.kwargs["keyword"] for c in contexts
+                if c.features["kind"] == "keyword_frequency"}
         assert by_n == {2: A, 1: B}, seed
 
 
