@@ -16,6 +16,7 @@ from indicifeval.core.settings_file import read_settings
 
 _PAIR = re.compile(r"\s*(\d+)\s+in\s+(\d+)\s*")
 CHOICES = ("spread", "pool")
+STARTS = ("sentence", "document")  # where a pooled first-word context may begin (``first_word_from``)
 POOLED = ("keyword_frequency", "forbidden_word", "first_word")  # the kinds whose word comes from the pool
 
 
@@ -27,17 +28,21 @@ class KeywordChoice:
     (seeded) from the words the corpus's contexts can fill most, shared by the three kinds; a word
     is used at most ``max_uses[kind]`` times per kind and ``per_count`` times per count N of the
     keyword-count constraint. The pool holds ``pool_size`` words at least, more where the corpus
-    gives too few contexts per word to fill the quotas (0: as many as the quotas need)."""
+    gives too few contexts per word to fill the quotas (0: as many as the quotas need).
+    ``first_word_from`` (pool only): ``sentence``, a first-word context is the passage of a
+    document from any sentence that opens with the word to the document's end (the document's
+    own start first); ``document``, only a document that opens with it."""
 
     choice: str = "spread"
     pool_size: int = 0
     max_uses: dict[str, int] = field(default_factory=lambda: {"keyword_frequency": 5, "forbidden_word": 1,
                                                               "first_word": 5})
     per_count: int = 1
+    first_word_from: str = "sentence"
 
     def to_json(self) -> dict[str, Any]:
         return {"choice": self.choice, "pool_size": self.pool_size, "max_uses": dict(self.max_uses),
-                "per_count": self.per_count}
+                "per_count": self.per_count, "first_word_from": self.first_word_from}
 
 
 def _count(value: Any, name: str, where: str, least: int = 0) -> int:
@@ -48,7 +53,8 @@ def _count(value: Any, name: str, where: str, least: int = 0) -> int:
 
 def keyword_choice(value: Any, where: str) -> KeywordChoice:
     """The plan's ``keywords`` setting: ``{choice: spread}`` or ``{choice: pool, pool_size: N,
-    max_uses: {kind: N}, per_count: N}`` (a setting left out takes its default)."""
+    max_uses: {kind: N}, per_count: N, first_word_from: sentence|document}`` (a setting left out takes
+    its default)."""
     if not isinstance(value, dict):
         raise InputError('keywords must be a mapping, e.g. {"choice": "pool", "pool_size": 13}', where,
                          field="keywords")
@@ -61,6 +67,11 @@ def keyword_choice(value: Any, where: str) -> KeywordChoice:
                 raise InputError(f"keywords.choice must be one of {', '.join(CHOICES)}, got {item!r}", where,
                                  field="keywords.choice")
             out.choice = item
+        elif name == "first_word_from":
+            if item not in STARTS:
+                raise InputError(f"keywords.first_word_from must be one of {', '.join(STARTS)}, got {item!r}",
+                                 where, field="keywords.first_word_from")
+            out.first_word_from = item
         elif name in ("pool_size", "per_count"):
             setattr(out, name, _count(item, f"keywords.{name}", where, 0 if name == "pool_size" else 1))
         elif name == "max_uses":
@@ -70,7 +81,8 @@ def keyword_choice(value: Any, where: str) -> KeywordChoice:
             out.max_uses = {**out.max_uses, **{k: _count(v, f"keywords.max_uses.{k}", where, 1)
                                                for k, v in item.items()}}
         else:
-            raise InputError("unknown keywords setting; the settings are choice, max_uses, per_count, pool_size",
+            raise InputError("unknown keywords setting; the settings are choice, first_word_from, max_uses, per_count, "
+                             "pool_size",
                              where, field=f"keywords.{name}")
     return out
 
@@ -215,5 +227,5 @@ def plan_label(plan: str | Path | None) -> str:
     return name if name in plan_names() else Path(name).name
 
 
-__all__ = ["CHOICES", "POOLED", "QUOTAS", "KeywordChoice", "SelectionPlan", "keyword_choice", "load_plan",
+__all__ = ["CHOICES", "POOLED", "QUOTAS", "STARTS", "KeywordChoice", "SelectionPlan", "keyword_choice", "load_plan",
            "plan_label", "plan_names", "plan_path", "scaled", "value_label"]

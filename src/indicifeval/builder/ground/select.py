@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from indicifeval.builder.ground import beyond
-from indicifeval.builder.ground.keyword_pool import KeywordPool, Uses, word_of
+from indicifeval.builder.ground.keyword_pool import KeywordPool, Uses, fill_order, word_of
 from indicifeval.builder.ground.places import Place as _Place
 from indicifeval.builder.ground.places import json_of as _json
 from indicifeval.builder.ground.plan import (
@@ -38,6 +38,7 @@ COMBINED = f"{_SENTENCES}+{_PARAGRAPHS}"  # one constraint, two checkers: "exact
 INSTRUCTION = {"keyword_frequency": "keywords:frequency", "forbidden_word": "keywords:forbidden_words",
                "number_sentences": _SENTENCES, "number_paragraphs": _PARAGRAPHS,
                "first_word": "length_constraints:nth_paragraph_first_word", "sentences_and_paragraphs": COMBINED}
+_FEATURES = ("chars", "paragraphs", "sentences", "first_word", "start")  # start: where a passage begins in its document
 _OVERSAMPLE = 4  # candidates kept per query, per context wanted: room for the re-check and de-duplication
 
 
@@ -201,7 +202,7 @@ def select_contexts(records: Iterable[dict], plan: SelectionPlan, language: str,
     wanted = set(keywords)
     beyond.check_language(plan.beyond, language)
     queries = _queries(plan)
-    pool = KeywordPool(plan, wanted) if plan.keywords.choice == "pool" else None
+    pool = KeywordPool(plan, wanted, language) if plan.keywords.choice == "pool" else None
     offers = _Offers(queries, plan, wanted, language, pool)
     seen_ids: set[str] = set()
     for record in records:
@@ -217,12 +218,11 @@ def select_contexts(records: Iterable[dict], plan: SelectionPlan, language: str,
     uses = Uses(plan)
     drawn = pool.draw() if pool is not None else []
     out: list[MinedContext] = []
-    # a pool fills the first-word quota first: its contexts are the scarcest (a document opens with one word)
-    order = sorted(queries, key=lambda k: pool is None or k[0] != "first_word")
+    order = list(queries) if pool is None else sorted(queries, key=fill_order)  # (stable: the plan's order within)
     for kind, n in order:
         (query, quota), taken = queries[kind, n], 0
         pooled = pool is not None and kind in POOLED
-        for kwargs, record in (pool.candidates((kind, n)) if pool is not None and pooled else query.best()):
+        for kwargs, record in (pool.candidates((kind, n), uses) if pool is not None and pooled else query.best()):
             if taken >= quota:
                 break
             within = kind if pooled else ""  # a pool's kinds may share a document (the authors' searches did)
@@ -245,7 +245,7 @@ def select_contexts(records: Iterable[dict], plan: SelectionPlan, language: str,
                 if pool is not None and pooled:
                     pool.join(word)
             taken += 1
-            features = {k: record[k] for k in ("chars", "paragraphs", "sentences", "first_word") if k in record}
+            features = {k: record[k] for k in _FEATURES if k in record}
             label = value_label(n).replace(" ", "").split(":")[-1]  # 3, 4in2 (sentences in paragraphs), native_digits
             out.append(MinedContext(f"{language}-{kind}-{label}-{taken:03d}", language, record["doc_id"],
                                     record["text"], iid, kwargs, record["shard"],
