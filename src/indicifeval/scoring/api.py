@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -99,6 +97,9 @@ def score_rows(
     n_chunks = min(len(jobs), workers * 8)
     # Interleaved chunks, so languages with costlier checks (English) spread over all workers.
     results: list[list[RowScore]] = [[] for _ in range(n_chunks)]
+    import multiprocessing  # (here: a serial run does without it, 12 ms of start-up)
+    from concurrent.futures import ProcessPoolExecutor
+
     methods = multiprocessing.get_all_start_methods()
     forked = "fork" in methods
     context = multiprocessing.get_context("fork" if forked else None)

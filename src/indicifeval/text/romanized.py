@@ -21,13 +21,16 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 import regex
 
 from indicifeval.languages import get_profile, list_languages
 from indicifeval.languages.profile import on_reload
 from indicifeval.text.scripts import script_of
+
+if TYPE_CHECKING:
+    import numpy as np
 
 LATIN_SHARE = 0.9
 MIN_WORDS = 2
@@ -95,6 +98,8 @@ class _RomanizedModel:
     kind weighted (WEIGHTS)."""
 
     def __init__(self, table: dict):
+        import numpy as np  # (here: a scorer without romanised rows never loads numpy, 80 ms)
+
         self.classes: tuple[str, ...] = tuple(table["classes"])
         self.shares: dict[str, str] = dict(table["shares"])
         totals = np.array(table["totals"], dtype=np.float64)  # class x order
@@ -112,6 +117,8 @@ class _RomanizedModel:
     def word(self, word: str) -> np.ndarray:
         found = self._words.get(word)
         if found is None:
+            import numpy as np
+
             grams = word_grams(word)
             kinds = Counter(gram_kind(g) for g in grams)
             found = sum((self.unseen[kind] * k for kind, k in kinds.items()), np.zeros(len(self.classes)))
@@ -126,6 +133,8 @@ class _RomanizedModel:
 
     def scores(self, words: list[str]) -> np.ndarray:
         """The log-likelihood of the words under each class."""
+        import numpy as np
+
         counts = Counter(words)
         if not counts:
             return np.zeros(len(self.classes))
@@ -170,7 +179,7 @@ def _read(words: list[str], language: str) -> tuple[str | None, float]:
     if own is None or not words:
         return None, 0.0
     scores = m.scores(words)
-    order = np.argsort(-scores, kind="stable")
+    order = (-scores).argsort(kind="stable")
     best = m.classes[int(order[0])]
     mine = m.classes.index(own)
     other = int(order[1]) if best == own else mine
