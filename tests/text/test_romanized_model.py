@@ -87,6 +87,7 @@ def test_degenerate_answers_stay_linear():
     ("hi", "हम समझते हैं", {"ham samajhte hain", "ham samajhte haim"}),
     ("ta", "எனக்கு ரொம்ப", {"enakku romba"}),
     ("as", "ৰাজধানী", {"raajdhani", "rajdhani", "raajdhaani", "rajdhaani", "raajodhani"}),
+    ("as", "কেৱল", {"kebol", "kebal", "kewol", "kewal"}),
 ])
 def test_informal_romanisation(language, native, latin):
     spelled = {romanize(native, language, "informal", seed) for seed in range(3)}

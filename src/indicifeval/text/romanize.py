@@ -41,7 +41,9 @@ _CONSONANTS = {
     "S": ("s", "s", "s"), "H": ("h", "h", "h"), "Q": ("q", "q", "k q"), "KHH": ("kh", "kh", "kh"),
     "GHH": ("gh", "gh", "g gh"), "Z": ("z", "z", "z j"), "DDDH": ("r", "r", "r"), "RH": ("rh", "rh", "rh r"),
     "F": ("f", "f", "f ph"), "KHANDA T": ("t", "t", "t"), "R WITH MIDDLE DIAGONAL": ("r", "r", "r"),
-    "R WITH LOWER DIAGONAL": ("v", "v", "w v"),
+    # Assamese wa: ITRANS has no letter for it (indic-nlp leaves it out; written as ba, the letter of the
+    # same shape without the stroke), and it is said and typed b in many words (kebol, byabohar), w in others
+    "R WITH LOWER DIAGONAL": ("b v", "v", "w b"),
 }
 _NUKTA = {"K": "Q", "KH": "KHH", "G": "GHH", "J": "Z", "DD": "DDDH", "DDH": "RH", "PH": "F", "Y": "YY"}
 # vowel name -> (itrans, iast, informal choices)
