@@ -87,8 +87,18 @@ def test_degenerate_answers_stay_linear():
     ("hi", "हम समझते हैं", {"ham samajhte hain", "ham samajhte haim"}),
     ("ta", "எனக்கு ரொம்ப", {"enakku romba"}),
     ("as", "ৰাজধানী", {"raajdhani", "rajdhani", "raajdhaani", "rajdhaani", "raajodhani"}),
+    ("as", "কেৱল", {"kebol", "kebal", "kewol", "kewal"}),
 ])
 def test_informal_romanisation(language, native, latin):
     spelled = {romanize(native, language, "informal", seed) for seed in range(3)}
     assert spelled & latin, spelled
     assert romanize(native, language, "itrans").isascii()
+
+
+def test_profile_spellings_are_checked():
+    from indicifeval.languages.numerals import romanized_from_json
+
+    assert romanized_from_json({"words": ["ase"], "spellings": {"@": "o a", "NG K": "ng"}}).spellings["@"] == "o a"
+    for bad in ({"s": "x"}, {"S": "x  h"}, {"S": "X"}, {"S": ["x"]}, ["S"]):
+        with pytest.raises(ValueError, match="spellings"):
+            romanized_from_json({"words": ["ase"], "spellings": bad})

@@ -5,7 +5,7 @@ its JSON): the data the instructions beyond the paper read (``numbers:*``, ``uni
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -38,6 +38,9 @@ class Symbols:
 class Romanized:
     words: frozenset[str]  # frequent words as typed in Latin letters (lower case)
     texts: tuple[str, ...] = ()  # sentences in the language's own script: more training text for the model
+    # how people spell the language's letters beyond the common informal spellings (text.romanize):
+    # a consonant's name (KH, SS; "NG K" a cluster; "@" the inherent vowel) -> the spellings, space-separated
+    spellings: dict[str, str] = field(default_factory=dict)
 
 
 def _word_list(data: dict, key: str, where: str) -> tuple[str, ...]:
@@ -97,7 +100,14 @@ def romanized_from_json(data: dict | None) -> Romanized | None:
     texts = data.get("texts", [])
     if not isinstance(texts, list) or not all(isinstance(t, str) and t.strip() for t in texts):
         raise ValueError("romanized.texts is a list of sentences")
-    return Romanized(frozenset(words), tuple(texts))
+    spellings = data.get("spellings", {})
+    if not isinstance(spellings, dict) or not all(
+            isinstance(k, str) and (k == "@" or k.replace(" ", "").isalpha() and k.isupper()) and isinstance(v, str)
+            and v.split(" ") == v.split() and all(o.isascii() and o.isalpha() and o.islower() for o in v.split())
+            for k, v in spellings.items()):
+        raise ValueError('romanized.spellings is {"KH": "kh k", ...}: letter names (upper case, "@" the inherent '
+                         "vowel) to lower-case Latin spellings separated by single spaces")
+    return Romanized(frozenset(words), tuple(texts), dict(spellings))
 
 
 @cache

@@ -10,8 +10,9 @@ a, "BENGALI VOWEL SIGN II" is ii), so one table serves every script. Three schem
 - ``informal``: chat spelling, each choice made per word by a stable hash of the word, so the same
   text always gives the same Latin: long vowels as aa/a, ee/i, oo/u; th/dh for Dravidian dentals;
   sh or s for the sibilants; v or w; z or j; f or ph; the inherent vowel dropped at the end of a word
-  and between consonants in the languages that drop it; the language's own habits
-  (``_HABITS``: Bengali and Assamese o, Assamese x and s, Tamil's voiced k/t/p between vowels).
+  and between consonants in the languages that drop it; the language's own habits, from its
+  profile's ``romanized.spellings`` (Bengali and Assamese o, Assamese x and s, Tamil's nd and mb),
+  and Tamil's voiced k/t/p between vowels and Malayalam's final u, here.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from __future__ import annotations
 import unicodedata
 import zlib
 from functools import cache
+
+from indicifeval.languages import get_profile, list_languages
+from indicifeval.languages.profile import on_reload
 
 SCHEMES = ("itrans", "iast", "informal")
 BLOCKS = {"Deva": 0x900, "Beng": 0x980, "Guru": 0xA00, "Gujr": 0xA80, "Orya": 0xB00, "Taml": 0xB80,
@@ -37,7 +41,9 @@ _CONSONANTS = {
     "S": ("s", "s", "s"), "H": ("h", "h", "h"), "Q": ("q", "q", "k q"), "KHH": ("kh", "kh", "kh"),
     "GHH": ("gh", "gh", "g gh"), "Z": ("z", "z", "z j"), "DDDH": ("r", "r", "r"), "RH": ("rh", "rh", "rh r"),
     "F": ("f", "f", "f ph"), "KHANDA T": ("t", "t", "t"), "R WITH MIDDLE DIAGONAL": ("r", "r", "r"),
-    "R WITH LOWER DIAGONAL": ("v", "v", "w v"),
+    # Assamese wa: ITRANS has no letter for it (indic-nlp leaves it out; written as ba, the letter of the
+    # same shape without the stroke), and it is said and typed b in many words (kebol, byabohar), w in others
+    "R WITH LOWER DIAGONAL": ("b v", "v", "w b"),
 }
 _NUKTA = {"K": "Q", "KH": "KHH", "G": "GHH", "J": "Z", "DD": "DDDH", "DDH": "RH", "PH": "F", "Y": "YY"}
 # vowel name -> (itrans, iast, informal choices)
@@ -53,18 +59,6 @@ _SIGNS = {"ANUSVARA": ("m", "m", "n m"), "CANDRABINDU": ("n", "m", "n"), "VISARG
           "TIPPI": ("m", "n", "n"), "BINDI": ("m", "n", "n"), "AVAGRAHA": ("", "", "")}
 SCHWA_DROPPING = frozenset({"as", "bn", "gu", "hi", "mr", "ne", "pa", "ur"})
 DRAVIDIAN = frozenset({"kn", "ml", "ta", "te"})
-# the informal spellings of a language beyond the common ones: consonant -> choices; "@" the inherent vowel
-_HABITS: dict[str, dict[str, str]] = {
-    "bn": {"@": "o a", "Y": "j y", "SH": "sh", "SS": "sh", "S": "sh s", "V": "b"},
-    "as": {"@": "o a", "Y": "j y", "C": "s", "CH": "s", "SH": "x h s", "SS": "x h", "S": "x h s", "V": "b"},
-    "or": {"Y": "j", "V": "b"},
-    "ta": {"T": "th t", "D": "dh d", "C": "s ch", "RR RR": "tr", "NNN": "n", "NG K": "ng", "NY C": "nj",
-           "NN TT": "nd", "N T": "ndh nd", "NNN RR": "ndr", "M P": "mb"},
-    "ml": {"T": "th", "D": "d dh", "RR RR": "tt", "NG K": "ng nk", "NNN RR": "nd nt", "NY C": "nj"},
-    "te": {"T": "th t", "D": "d dh"},
-    "kn": {"T": "th t", "D": "d dh"},
-    "pa": {"V": "v w"},
-}
 _LABIALS = frozenset({"P", "PH", "B", "BH", "M"})
 _FINAL_M = DRAVIDIAN | {"sa"}
 _TAMIL_SOFT = {"k": "g h", "t": "d", "p": "b v", "ch": "s"}  # Tamil k, t, p, c between vowels (one letter each)
@@ -105,6 +99,19 @@ def _letter(ch: str) -> tuple[str, str] | None:
         return "D", ""
     sign = rest.removeprefix("SIGN ")
     return ("S", sign) if sign in _SIGNS else None
+
+
+@cache
+def _habits(language: str) -> dict[str, str]:
+    """The language's informal spellings beyond the common ones: letter name -> choices; "@" the
+    inherent vowel (its profile's ``romanized.spellings``)."""
+    if language not in list_languages():
+        return {}
+    romanized = get_profile(language).romanized
+    return romanized.spellings if romanized is not None else {}
+
+
+on_reload(_habits.cache_clear)
 
 
 def _pick(choices: str, word: str, slot: int, scheme_seed: int) -> str:
@@ -177,7 +184,7 @@ def _drop_schwa(syllables: list[list], language: str) -> list[bool]:
 def romanize_word(word: str, language: str, scheme: str, seed: int = 0) -> str:
     column = SCHEMES.index(scheme)
     syllables = _syllables(word)
-    habits = _HABITS.get(language, {}) if scheme == "informal" else {}
+    habits = _habits(language) if scheme == "informal" else {}
     dropped = _drop_schwa(syllables, language) if scheme == "informal" else [False] * len(syllables)
     out: list[str] = []
     for i, (cons, vowel, signs) in enumerate(syllables):
