@@ -368,3 +368,39 @@ def test_the_kernel_asks_for_more_of_the_stream_when_it_runs_out(estimation, mon
         KERNEL.estimate([[0.5, 0.5]], n, langdetect_fast._words, None)
     with pytest.raises(ZeroDivisionError):  # the stop hook's own error comes back as it is
         KERNEL.estimate(vectors, n, langdetect_fast._words, lambda langprob, trial: 1 / 0)
+
+
+def test_the_kernel_reads_packed_vectors_as_it_reads_lists(estimation):
+    """The n-grams' vectors reach the kernel packed (bytes of native doubles, made once per
+    n-gram): the same probabilities as the lists of floats they pack, mixed or not."""
+    if estimation != "compiled":
+        pytest.skip("the compiled kernel only")
+    from array import array
+
+    model = langdetect_fast._model()
+    n = model.n_langs
+    for text in (SCRIPT_SENTENCES["hi"], _english(random.Random(5), 300), SCRIPT_SENTENCES["ta"] * 3):
+        found = model.features(text).vectors  # (packed where the model was made with the kernel on)
+        packed = [v if isinstance(v, bytes) else array("d", v).tobytes() for v in found]
+        lists = [list(array("d", v)) for v in packed]
+        mixed = [v if k % 2 else lists[k] for k, v in enumerate(packed)]
+        words = langdetect_fast._words or random.Random(0).getrandbits(32 << 16).to_bytes(4 << 16, "little")
+        results = [KERNEL.estimate(v, n, words, None) for v in (packed, lists, mixed)]
+        assert results[0] is not None and results[0] == results[1] == results[2]
+    with pytest.raises(ValueError, match="one double per language"):
+        KERNEL.estimate([b"\0" * 8], n, words, None)
+
+
+def test_a_model_made_for_the_kernel_still_estimates_without_it(estimation, monkeypatch):
+    """Packed vectors (the kernel's) read by the Python estimation give the same answer."""
+    if estimation != "compiled":
+        pytest.skip("needs the kernel to pack the vectors")
+    from langdetect.detector_factory import PROFILES_DIRECTORY
+
+    model = langdetect_fast._Model(PROFILES_DIRECTORY)
+    assert model._grams.packed
+    texts = [SCRIPT_SENTENCES["hi"], _english(random.Random(7), 120), "Ceci est une phrase en français."]
+    compiled = [model.ranked(t) for t in texts]
+    monkeypatch.setattr(langdetect_fast, "_kernel", None)
+    model._last = None
+    assert [model.ranked(t) for t in texts] == compiled

@@ -95,29 +95,57 @@ static int next_index(Stream *s, Py_ssize_t count, int shift, Py_ssize_t *out)
     return 1;
 }
 
-/* The n-gram's profile vector as doubles, converted the first time it is drawn. */
-static double *row(PyObject *vectors, Py_ssize_t r, Py_ssize_t n, double *rows, unsigned char *ready)
+/* The n-gram's profile vector as doubles: a ``bytes`` of n native doubles is read where it is
+   (langdetect_fast packs each n-gram's vector once), a list of n floats is converted the first
+   time it is drawn, into ``rows`` (allocated on the first list met). */
+typedef struct {
+    PyObject *vectors;
+    Py_ssize_t n;
+    const double **ptrs; /* per vector: where its doubles are, NULL until drawn */
+    PyObject **held;     /* per packed vector drawn: a reference, so that its doubles stay put */
+    double *rows;
+} Rows;
+
+static const double *row(Rows *rs, Py_ssize_t r)
 {
-    double *v = rows + r * n;
-    if (!ready[r]) {
-        PyObject *item;
-        Py_ssize_t j;
-        if (r >= PyList_GET_SIZE(vectors)) { /* the stop hook shortened the list */
-            PyErr_SetString(PyExc_ValueError, "the vectors changed during the estimation");
-            return NULL;
-        }
-        item = PyList_GET_ITEM(vectors, r);
-        if (!PyList_Check(item) || PyList_GET_SIZE(item) != n) {
-            PyErr_SetString(PyExc_ValueError, "every vector must be a list with one float per language");
-            return NULL;
-        }
-        for (j = 0; j < n; j++) {
-            v[j] = PyFloat_AsDouble(PyList_GET_ITEM(item, j));
-            if (v[j] == -1.0 && PyErr_Occurred())
-                return NULL;
-        }
-        ready[r] = 1;
+    PyObject *item;
+    Py_ssize_t j, n = rs->n;
+    double *v;
+    if (rs->ptrs[r] != NULL)
+        return rs->ptrs[r];
+    if (r >= PyList_GET_SIZE(rs->vectors)) { /* the stop hook shortened the list */
+        PyErr_SetString(PyExc_ValueError, "the vectors changed during the estimation");
+        return NULL;
     }
+    item = PyList_GET_ITEM(rs->vectors, r);
+    if (PyBytes_Check(item)) {
+        if (PyBytes_GET_SIZE(item) != n * (Py_ssize_t)sizeof(double)) {
+            PyErr_SetString(PyExc_ValueError, "a packed vector must hold one double per language");
+            return NULL;
+        }
+        rs->held[r] = Py_NewRef(item); /* (a stop hook could take it out of the list) */
+        rs->ptrs[r] = (const double *)PyBytes_AS_STRING(item);
+        return rs->ptrs[r];
+    }
+    if (!PyList_Check(item) || PyList_GET_SIZE(item) != n) {
+        PyErr_SetString(PyExc_ValueError, "every vector must be a list with one float per language");
+        return NULL;
+    }
+    if (rs->rows == NULL) {
+        Py_ssize_t count = PyList_GET_SIZE(rs->vectors);
+        rs->rows = (double *)malloc((size_t)count * (size_t)n * sizeof(double));
+        if (rs->rows == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    v = rs->rows + r * n;
+    for (j = 0; j < n; j++) {
+        v[j] = PyFloat_AsDouble(PyList_GET_ITEM(item, j));
+        if (v[j] == -1.0 && PyErr_Occurred())
+            return NULL;
+    }
+    rs->ptrs[r] = v;
     return v;
 }
 
@@ -139,12 +167,12 @@ static PyObject *to_list(const double *values, Py_ssize_t n)
 }
 
 /* 1: ran all trials or stop said so, 0: words used up, -1: a Python error is set. */
-static int run_trials(PyObject *vectors, Py_ssize_t n, Stream *s, PyObject *stop, double *langprob,
-                      double *prob, double *rows, unsigned char *ready)
+static int run_trials(Rows *rs, Py_ssize_t n, Stream *s, PyObject *stop, double *langprob, double *prob)
 {
-    Py_ssize_t count = PyList_GET_SIZE(vectors), j, r;
+    Py_ssize_t count = PyList_GET_SIZE(rs->vectors), j, r;
     int bits = 0, shift, trial, i;
-    double g, weight, sump, maxp, p, *v;
+    double g, weight, sump, maxp, p;
+    const double *v;
     volatile double spread;
 
     while (bits < 32 && ((size_t)count >> bits) != 0)
@@ -160,7 +188,7 @@ static int run_trials(PyObject *vectors, Py_ssize_t n, Stream *s, PyObject *stop
         for (i = 0;; i++) {
             if (!next_index(s, count, shift, &r))
                 return 0;
-            v = row(vectors, r, n, rows, ready);
+            v = row(rs, r);
             if (v == NULL)
                 return -1;
             for (j = 0; j < n; j++)
@@ -209,7 +237,8 @@ static int run_trials(PyObject *vectors, Py_ssize_t n, Stream *s, PyObject *stop
 PyDoc_STRVAR(estimate_doc,
 "estimate(vectors, n, words, stop) -> list[float] | None\n\n"
 "langdetect's averaged probabilities over n languages for a text whose n-grams' profile\n"
-"vectors are ``vectors`` (lists of n floats, in langdetect's order), drawing from ``words``\n"
+"vectors are ``vectors`` (lists of n floats, or bytes of n native doubles, in langdetect's\n"
+"order), drawing from ``words``\n"
 "(Random(0)'s 32-bit outputs as little-endian bytes). ``stop(langprob, trial)`` (or None) may\n"
 "end the trials early. None when ``words`` ran out: call again with more.");
 
@@ -219,13 +248,18 @@ static PyObject *estimate(PyObject *self, PyObject *args)
     Py_ssize_t n, count;
     Py_buffer words;
     Stream s;
-    double *langprob = NULL, *prob = NULL, *rows = NULL;
-    unsigned char *ready = NULL;
+    Rows rs;
+    double *langprob = NULL, *prob = NULL;
     int status;
 
     (void)self;
     if (!PyArg_ParseTuple(args, "O!ny*O", &PyList_Type, &vectors, &n, &words, &stop))
         return NULL;
+    rs.vectors = vectors;
+    rs.n = n;
+    rs.ptrs = NULL;
+    rs.held = NULL;
+    rs.rows = NULL;
     count = PyList_GET_SIZE(vectors);
     if (n <= 0 || count <= 0 || (size_t)count > 0xFFFFFFFFu) {
         PyErr_SetString(PyExc_ValueError, "need at least one language and one vector");
@@ -242,22 +276,30 @@ static PyObject *estimate(PyObject *self, PyObject *args)
     s.gauss_next = 0.0;
     langprob = (double *)calloc((size_t)n, sizeof(double));
     prob = (double *)malloc((size_t)n * sizeof(double));
-    rows = (double *)malloc((size_t)count * (size_t)n * sizeof(double));
-    ready = (unsigned char *)calloc((size_t)count, 1);
-    if (langprob == NULL || prob == NULL || rows == NULL || ready == NULL) {
+    rs.ptrs = (const double **)calloc((size_t)count, sizeof(double *));
+    rs.held = (PyObject **)calloc((size_t)count, sizeof(PyObject *));
+    if (langprob == NULL || prob == NULL || rs.ptrs == NULL || rs.held == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    status = run_trials(vectors, n, &s, stop, langprob, prob, rows, ready);
+    Py_INCREF(vectors); /* (the stop hook may drop the caller's reference) */
+    status = run_trials(&rs, n, &s, stop, langprob, prob);
+    Py_DECREF(vectors);
     if (status > 0)
         result = to_list(langprob, n);
     else if (status == 0)
         result = Py_NewRef(Py_None);
 done:
+    if (rs.held != NULL) {
+        Py_ssize_t k;
+        for (k = 0; k < count; k++)
+            Py_XDECREF(rs.held[k]);
+    }
+    free(rs.held);
     free(langprob);
     free(prob);
-    free(rows);
-    free(ready);
+    free((void *)rs.ptrs);
+    free(rs.rows);
     PyBuffer_Release(&words);
     return result;
 }

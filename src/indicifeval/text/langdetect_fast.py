@@ -40,6 +40,7 @@ from functools import partial, reduce
 from heapq import nlargest
 from math import ulp
 from operator import add, itemgetter
+from typing import Any
 
 from indicifeval.core.kernels import optional_kernel
 from indicifeval.text.langdetect_ngrams import Extractor, Features, GramTable
@@ -97,7 +98,7 @@ class _Model:
                 data = json.load(fh)
             self.langlist.append(data["name"])
             self._profiles.append((data["freq"], data["n_words"]))
-        self._grams = GramTable(self._profiles, self.n_langs)
+        self._grams = GramTable(self._profiles, self.n_langs, packed=compiled())
         self.url_sub = Detector.URL_RE.sub
         self.mail_sub = Detector.MAIL_RE.sub
         self.normalize_vi = NGram.normalize_vi
@@ -176,12 +177,18 @@ class _Model:
         if compiled():
             return _compiled_estimate(vectors, n, stop)
         support = [j for j in range(n) if mask >> j & 1]
+        pick: Callable[[Any], Any]
         if not support or len(support) * 4 > n * 3:
-            return _estimate(vectors, n, list(range(n)), lambda v: v, stop)
-        # A language no n-gram of the text has is multiplied by alpha / BASE_FREQ alone at
-        # every update, so all of them hold one value: run the updates for the others and
-        # that one value, and spread it back for the sums, maxima and averages.
-        pick = itemgetter(*support) if len(support) > 1 else (lambda v, j=support[0]: (v[j],))
+            support, pick = list(range(n)), _same
+        elif len(support) > 1:
+            # A language no n-gram of the text has is multiplied by alpha / BASE_FREQ alone at
+            # every update, so all of them hold one value: run the updates for the others and
+            # that one value, and spread it back for the sums, maxima and averages.
+            pick = itemgetter(*support)
+        else:
+            pick = partial(_one, support[0])
+        if self._grams.packed:  # (made for the kernel, which was turned off since): read the doubles
+            pick = partial(_unpacked, pick)
         return _estimate(vectors, n, support, pick, stop)
 
     def ranked(self, text: str, stop: _Stop | None = None) -> list[tuple[str, float]]:
@@ -189,6 +196,18 @@ class _Model:
         result = [(lang, p) for lang, p in zip(self.langlist, langprob) if p > _PROB_THRESHOLD]
         result.sort(key=itemgetter(1), reverse=True)  # stable, as Language.__lt__ with reverse
         return result
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+def _one(j: int, v: Any) -> tuple:
+    return (v[j],)
+
+
+def _unpacked(pick: Callable[[Any], Any], v: bytes) -> Any:
+    return pick(memoryview(v).cast("d"))
 
 
 def _estimate(vectors: list, n: int, support: list[int], pick, stop: _Stop | None) -> list[float]:

@@ -12,6 +12,7 @@ up in a table of its n-grams' profile vectors, built once per word by the buffer
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Callable
 from functools import reduce
 from itertools import chain
@@ -28,7 +29,7 @@ _ANY_UPPER = regex.compile(r"\p{Uppercase}")
 # Basic Latin, as NGram.normalize has it: every byte below 0x80 that is not A-Z or a-z is a space.
 _ASCII_RULE = bytes(b if (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A or b >= 0x80) else 0x20 for b in range(256))
 
-Entry = tuple[list[float], int]  # an n-gram's profile vector and the bitmask of its languages
+Entry = tuple[list[float] | bytes, int]  # an n-gram's profile vector and the bitmask of its languages
 _VECTOR, _MASK = itemgetter(0), itemgetter(1)
 
 
@@ -118,16 +119,18 @@ def grams_by_character(s: str, lookup: Callable[[str], Entry | None]) -> tuple[t
 class GramTable(dict):
     """n-gram -> (vector, bitmask of the languages where it is not 0), or None for an n-gram in
     no profile: ``word_lang_prob_map[gram]`` as add_profile fills it, built on first use (a
-    dict, so that looking up known n-grams stays in C). A vector of zeros only (a count of 0
-    in a profile) gets the bit just past the languages."""
+    dict, so that looking up known n-grams stays in C). The vector is a list of floats, or,
+    ``packed``, the same doubles as bytes, which the compiled estimation reads where they are.
+    A vector of zeros only (a count of 0 in a profile) gets the bit just past the languages."""
 
-    def __init__(self, profiles: list[tuple[dict, list]], n_langs: int):
+    def __init__(self, profiles: list[tuple[dict, list]], n_langs: int, packed: bool = False):
         super().__init__()
         self._profiles = profiles
         self._n_langs = n_langs  # langdetect's vector length: its profile folder's listing
         self._by_first: dict[str, tuple] | None = None  # built on first use
+        self.packed = packed  # vectors as bytes of native doubles, which the compiled estimation reads as they are
 
-    def __missing__(self, gram: str) -> tuple[list[float], int] | None:
+    def __missing__(self, gram: str) -> Entry | None:
         entry = None
         by_first = self._by_first
         if by_first is None:
@@ -144,7 +147,8 @@ class GramTable(dict):
                     vector[index] = value = 1.0 * count / n_words[length - 1]
                     if value:
                         mask |= 1 << index
-            entry = (vector, mask or 1 << self._n_langs)  # the bit past the languages: an all-zero vector
+            packed = array("d", vector).tobytes() if self.packed else vector
+            entry = (packed, mask or 1 << self._n_langs)  # the bit past the languages: an all-zero vector
         self[gram] = entry
         return entry
 
