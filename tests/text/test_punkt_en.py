@@ -172,3 +172,17 @@ def test_punkt_loads_without_nltks_whole_package_and_nltk_still_imports():
             "assert count_sentences_en('One. Two.') == 2\n"
             "assert callable(nltk.word_tokenize)\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# Capitals beside what the tokenizer splits at: contractions ("Cannot", "'Tis", "In't"),
+# apostrophes, word boundaries (a circled capital is no letter), titlecase, marks.
+_CAPITAL_PIECES = ["I", "A", "NASA", "U.S.", "The", "Cannot", "D'ye", "'Tis", "'T", "In't", "DON'T", "Don't",
+                   "Gimme", "Wanna", "GONNA", "more'n", "Mr.", "B's", "'S", "N'T", "ǅ", "ǅA", "ǈa", "Ⅷ", "Ⅷx",
+                   "Ⓐ", "Ⓐgimme", "ⓐ", "Aⓐⓑ", "Aªa", "ª", "A\u0301bc", "Ab\u0301c", "ẞ", "Éa", "1A", "_Ab",
+                   "is", "can", "not", "lemme", " ", " ", ". ", "\n", "\"", "'", "(", "’", "«"]
+
+
+@many
+@given(st.lists(st.sampled_from(_CAPITAL_PIECES), max_size=30).map("".join))
+def test_all_capital_tokens_are_counted_where_the_capitals_may_make_one(text):
+    check(text)

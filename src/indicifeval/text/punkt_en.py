@@ -369,14 +369,23 @@ def word_tokenize_en(text: str) -> list[str]:
     return [t for s in sentences for t in tokens[s]]
 
 
+# An upper-case character that may end up in an all-capitals token: one that is not a letter
+# followed by two lower-case letters (the tokenizer never splits such a word there: its
+# contraction rules split "cannot", "gimme", "don't" after two letters or more, at an
+# apostrophe, or at a word boundary, which a letter before a letter is not), or one after an
+# apostrophe ("'Tis" is "'T" and "is").
+_MAY_BE_CAPITALS = regex.compile(r"'\p{Uppercase}|(?!\p{L})\p{Uppercase}|\p{Uppercase}(?!\p{Ll}\p{Ll})")
+
+
 def count_upper_words_en(text: str) -> int:
     """How many of ``word_tokenize_en(text)`` are all capitals (``str.isupper``). A token is
-    part of one sentence plus uncased padding and quotes, so only sentences with an
-    upper-case character can have one."""
-    if not any(ch.isupper() for ch in set(text)):
+    part of one sentence plus uncased padding and quotes, and a token with a lower-case letter
+    is not all capitals, so only sentences with an upper-case letter not followed by two
+    lower-case ones (``_MAY_BE_CAPITALS``: "I", "NASA", "A.") can have one."""
+    if _MAY_BE_CAPITALS.search(text) is None:
         return 0
     counts: dict[str, int] = {}
     for sentence in sent_tokenize_en(text):
         counts[sentence] = counts.get(sentence, 0) + 1
-    cased = [s for s in counts if any(ch.isupper() for ch in set(s))]
+    cased = [s for s in counts if _MAY_BE_CAPITALS.search(s)]
     return sum(counts[s] * sum(1 for t in toks if t.isupper()) for s, toks in zip(cased, _tokenize_batch(cased)))
