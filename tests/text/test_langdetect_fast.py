@@ -404,3 +404,22 @@ def test_a_model_made_for_the_kernel_still_estimates_without_it(estimation, monk
     monkeypatch.setattr(langdetect_fast, "_kernel", None)
     model._last = None
     assert [model.ranked(t) for t in texts] == compiled
+
+
+def test_the_kernel_reads_a_texts_runs_as_the_joined_vectors(estimation):
+    """The features' runs (lines, their words, each word's n-grams) go to the kernel unjoined:
+    the same probabilities as the one list of their vectors."""
+    if estimation != "compiled":
+        pytest.skip("the compiled kernel only")
+    model = langdetect_fast._model()
+    n = model.n_langs
+    words = langdetect_fast._words or random.Random(0).getrandbits(32 << 16).to_bytes(4 << 16, "little")
+    for text in (SCRIPT_SENTENCES["hi"] + "\n\n" + SCRIPT_SENTENCES["mr"], _english(random.Random(9), 300) + "\nok"):
+        found = model.features(text)
+        runs = found.runs()
+        assert len(runs) > 1 and KERNEL.estimate_runs(runs, n, words, None) == KERNEL.estimate(found.vectors, n, words,
+                                                                                                None)
+    with pytest.raises(TypeError, match="tuple of tuples"):
+        KERNEL.estimate_runs(([1.0],), n, words, None)
+    with pytest.raises(ValueError, match="at least one"):
+        KERNEL.estimate_runs(((),), n, words, None)

@@ -99,7 +99,9 @@ static int next_index(Stream *s, Py_ssize_t count, int shift, Py_ssize_t *out)
    (langdetect_fast packs each n-gram's vector once), a list of n floats is converted the first
    time it is drawn, into ``rows`` (allocated on the first list met). */
 typedef struct {
-    PyObject *vectors;
+    PyObject *vectors;   /* a list of the vectors, or NULL: */
+    PyObject **flat;     /* the vectors of a tuple of runs (held by it) */
+    Py_ssize_t count;
     Py_ssize_t n;
     const double **ptrs; /* per vector: where its doubles are, NULL until drawn */
     PyObject **held;     /* per packed vector drawn: a reference, so that its doubles stay put */
@@ -113,11 +115,13 @@ static const double *row(Rows *rs, Py_ssize_t r)
     double *v;
     if (rs->ptrs[r] != NULL)
         return rs->ptrs[r];
-    if (r >= PyList_GET_SIZE(rs->vectors)) { /* the stop hook shortened the list */
+    if (rs->flat != NULL)
+        item = rs->flat[r];
+    else if (r >= PyList_GET_SIZE(rs->vectors)) { /* the stop hook shortened the list */
         PyErr_SetString(PyExc_ValueError, "the vectors changed during the estimation");
         return NULL;
-    }
-    item = PyList_GET_ITEM(rs->vectors, r);
+    } else
+        item = PyList_GET_ITEM(rs->vectors, r);
     if (PyBytes_Check(item)) {
         if (PyBytes_GET_SIZE(item) != n * (Py_ssize_t)sizeof(double)) {
             PyErr_SetString(PyExc_ValueError, "a packed vector must hold one double per language");
@@ -132,7 +136,7 @@ static const double *row(Rows *rs, Py_ssize_t r)
         return NULL;
     }
     if (rs->rows == NULL) {
-        Py_ssize_t count = PyList_GET_SIZE(rs->vectors);
+        Py_ssize_t count = rs->count;
         rs->rows = (double *)malloc((size_t)count * (size_t)n * sizeof(double));
         if (rs->rows == NULL) {
             PyErr_NoMemory();
@@ -169,7 +173,7 @@ static PyObject *to_list(const double *values, Py_ssize_t n)
 /* 1: ran all trials or stop said so, 0: words used up, -1: a Python error is set. */
 static int run_trials(Rows *rs, Py_ssize_t n, Stream *s, PyObject *stop, double *langprob, double *prob)
 {
-    Py_ssize_t count = PyList_GET_SIZE(rs->vectors), j, r;
+    Py_ssize_t count = rs->count, j, r;
     int bits = 0, shift, trial, i;
     double g, weight, sump, maxp, p;
     const double *v;
@@ -242,70 +246,132 @@ PyDoc_STRVAR(estimate_doc,
 "(Random(0)'s 32-bit outputs as little-endian bytes). ``stop(langprob, trial)`` (or None) may\n"
 "end the trials early. None when ``words`` ran out: call again with more.");
 
-static PyObject *estimate(PyObject *self, PyObject *args)
+/* The estimation over the vectors ``rs`` names (count of them, n languages). */
+static PyObject *run(Rows *rs, Py_ssize_t n, Py_buffer *words, PyObject *stop)
 {
-    PyObject *vectors, *stop, *result = NULL;
-    Py_ssize_t n, count;
-    Py_buffer words;
+    PyObject *result = NULL;
+    Py_ssize_t count = rs->count, k;
     Stream s;
-    Rows rs;
     double *langprob = NULL, *prob = NULL;
     int status;
 
-    (void)self;
-    if (!PyArg_ParseTuple(args, "O!ny*O", &PyList_Type, &vectors, &n, &words, &stop))
-        return NULL;
-    rs.vectors = vectors;
-    rs.n = n;
-    rs.ptrs = NULL;
-    rs.held = NULL;
-    rs.rows = NULL;
-    count = PyList_GET_SIZE(vectors);
+    rs->n = n;
+    rs->ptrs = NULL;
+    rs->held = NULL;
+    rs->rows = NULL;
     if (n <= 0 || count <= 0 || (size_t)count > 0xFFFFFFFFu) {
         PyErr_SetString(PyExc_ValueError, "need at least one language and one vector");
-        goto done;
+        return NULL;
     }
     if ((size_t)count > PY_SSIZE_T_MAX / sizeof(double) / (size_t)n) {
         PyErr_NoMemory();
-        goto done;
+        return NULL;
     }
-    s.bytes = (const unsigned char *)words.buf;
-    s.n_words = words.len / 4;
+    s.bytes = (const unsigned char *)words->buf;
+    s.n_words = words->len / 4;
     s.pos = 0;
     s.has_gauss_next = 0;
     s.gauss_next = 0.0;
     langprob = (double *)calloc((size_t)n, sizeof(double));
     prob = (double *)malloc((size_t)n * sizeof(double));
-    rs.ptrs = (const double **)calloc((size_t)count, sizeof(double *));
-    rs.held = (PyObject **)calloc((size_t)count, sizeof(PyObject *));
-    if (langprob == NULL || prob == NULL || rs.ptrs == NULL || rs.held == NULL) {
+    rs->ptrs = (const double **)calloc((size_t)count, sizeof(double *));
+    rs->held = (PyObject **)calloc((size_t)count, sizeof(PyObject *));
+    if (langprob == NULL || prob == NULL || rs->ptrs == NULL || rs->held == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_INCREF(vectors); /* (the stop hook may drop the caller's reference) */
-    status = run_trials(&rs, n, &s, stop, langprob, prob);
-    Py_DECREF(vectors);
+    status = run_trials(rs, n, &s, stop, langprob, prob);
     if (status > 0)
         result = to_list(langprob, n);
     else if (status == 0)
         result = Py_NewRef(Py_None);
 done:
-    if (rs.held != NULL) {
-        Py_ssize_t k;
+    if (rs->held != NULL)
         for (k = 0; k < count; k++)
-            Py_XDECREF(rs.held[k]);
-    }
-    free(rs.held);
+            Py_XDECREF(rs->held[k]);
+    free(rs->held);
     free(langprob);
     free(prob);
-    free((void *)rs.ptrs);
-    free(rs.rows);
+    free((void *)rs->ptrs);
+    free(rs->rows);
+    return result;
+}
+
+static PyObject *estimate(PyObject *self, PyObject *args)
+{
+    PyObject *vectors, *stop, *result;
+    Py_ssize_t n;
+    Py_buffer words;
+    Rows rs;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!ny*O", &PyList_Type, &vectors, &n, &words, &stop))
+        return NULL;
+    rs.vectors = vectors;
+    rs.flat = NULL;
+    rs.count = PyList_GET_SIZE(vectors);
+    Py_INCREF(vectors); /* (the stop hook may drop the caller's reference) */
+    result = run(&rs, n, &words, stop);
+    Py_DECREF(vectors);
+    PyBuffer_Release(&words);
+    return result;
+}
+
+PyDoc_STRVAR(estimate_runs_doc,
+"estimate_runs(runs, n, words, stop) -> list[float] | None\n\n"
+"``estimate`` of the vectors of ``runs``, a tuple of tuples of tuples of vectors (a text's\n"
+"lines, their words, each word's n-grams), read in order without joining them first.");
+
+static PyObject *estimate_runs(PyObject *self, PyObject *args)
+{
+    PyObject *runs, *stop, *result = NULL;
+    Py_ssize_t n, count = 0, i, j, k, at = 0;
+    Py_buffer words;
+    Rows rs;
+
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!ny*O", &PyTuple_Type, &runs, &n, &words, &stop))
+        return NULL;
+    for (i = 0; i < PyTuple_GET_SIZE(runs); i++) {
+        PyObject *run_ = PyTuple_GET_ITEM(runs, i);
+        if (!PyTuple_Check(run_)) {
+            PyErr_SetString(PyExc_TypeError, "every run must be a tuple of tuples of vectors");
+            goto done;
+        }
+        for (j = 0; j < PyTuple_GET_SIZE(run_); j++) {
+            PyObject *word = PyTuple_GET_ITEM(run_, j);
+            if (!PyTuple_Check(word)) {
+                PyErr_SetString(PyExc_TypeError, "every run must be a tuple of tuples of vectors");
+                goto done;
+            }
+            count += PyTuple_GET_SIZE(word);
+        }
+    }
+    rs.vectors = NULL;
+    rs.count = count;
+    rs.flat = (PyObject **)malloc((size_t)(count > 0 ? count : 1) * sizeof(PyObject *));
+    if (rs.flat == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i = 0; i < PyTuple_GET_SIZE(runs); i++) { /* (borrowed: the tuples hold them, and runs holds those) */
+        PyObject *run_ = PyTuple_GET_ITEM(runs, i);
+        for (j = 0; j < PyTuple_GET_SIZE(run_); j++) {
+            PyObject *word = PyTuple_GET_ITEM(run_, j);
+            for (k = 0; k < PyTuple_GET_SIZE(word); k++)
+                rs.flat[at++] = PyTuple_GET_ITEM(word, k);
+        }
+    }
+    result = run(&rs, n, &words, stop);
+    free(rs.flat);
+done:
     PyBuffer_Release(&words);
     return result;
 }
 
 static PyMethodDef methods[] = {
     {"estimate", estimate, METH_VARARGS, estimate_doc},
+    {"estimate_runs", estimate_runs, METH_VARARGS, estimate_runs_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,4 +1,6 @@
 from collections.abc import Callable
 
-def estimate(vectors: list[list[float]], n: int, words: bytes,
+def estimate(vectors: list[list[float] | bytes], n: int, words: bytes,
              stop: Callable[[list[float], int], bool] | None) -> list[float] | None: ...
+def estimate_runs(runs: tuple[tuple[tuple[list[float] | bytes, ...], ...], ...], n: int, words: bytes,
+                  stop: Callable[[list[float], int], bool] | None) -> list[float] | None: ...

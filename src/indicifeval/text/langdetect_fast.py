@@ -172,10 +172,10 @@ class _Model:
         trials early once it knows what its caller asks (``_settled``: the top language),
         which leaves the values short of their sums over seven trials."""
         found = self.features(text)
-        vectors, mask = found.vectors, found.mask
         n = self.n_langs
         if compiled():
-            return _compiled_estimate(vectors, n, stop)
+            return _compiled_estimate(found.runs(), n, stop)
+        vectors, mask = found.vectors, found.mask
         support = [j for j in range(n) if mask >> j & 1]
         pick: Callable[[Any], Any]
         if not support or len(support) * 4 > n * 3:
@@ -300,12 +300,13 @@ def _getrandbits_choice() -> bool:
 _words = b""  # Random(0)'s first 32-bit outputs, little-endian: the same for every text
 
 
-def _compiled_estimate(vectors: list, n: int, stop: _Stop | None) -> list[float]:
-    """The kernel's estimation, with more of Random(0)'s stream drawn when it runs out."""
+def _compiled_estimate(runs: tuple, n: int, stop: _Stop | None) -> list[float]:
+    """The kernel's estimation over the features' runs, with more of Random(0)'s stream drawn
+    when it runs out."""
     global _words
     while True:
         words = _words
-        result = _kernel.estimate(vectors, n, words, stop)  # type: ignore[union-attr]
+        result = _kernel.estimate_runs(runs, n, words, stop)  # type: ignore[union-attr]
         if result is not None:
             return result
         k = max(1 << 16, len(words) // 2)  # twice as many words as before

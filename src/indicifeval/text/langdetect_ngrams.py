@@ -182,20 +182,24 @@ class _WordTable(dict):
 
 class Features:
     """A prepared text's n-grams: the bitmask of every language any of them has (0: none at
-    all) and, built on first use, their profile vectors in langdetect's order."""
+    all) and their profile vectors in langdetect's order, held in runs (a line's words, each
+    word's n-grams: ``runs``, which the compiled estimation reads as they are) and joined into
+    one list on first use of ``vectors``."""
 
     __slots__ = ("mask", "_parts", "_vectors")
 
-    def __init__(self, parts: list[tuple], mask: int):
+    def __init__(self, parts: list[tuple[tuple, ...]], mask: int):
         self.mask = mask
         self._parts = parts
         self._vectors: list | None = None
 
+    def runs(self) -> tuple[tuple[tuple, ...], ...]:
+        return tuple(self._parts)
+
     @property
     def vectors(self) -> list:
         if self._vectors is None:
-            self._vectors = list(chain.from_iterable(self._parts))
-            self._parts = []
+            self._vectors = list(chain.from_iterable(chain.from_iterable(self._parts)))
         return self._vectors
 
 
@@ -209,7 +213,7 @@ class Extractor:
         self._lookup = lookup
         self._normalize = CharNormalizer()
         self._words = _WordTable(lookup)
-        self._lines: dict[str, tuple[tuple, int, str]] = {}
+        self._lines: dict[str, tuple[tuple[tuple, ...], int, str]] = {}
         self._line_chars = 0
 
     def __call__(self, text: str) -> Features:
@@ -217,13 +221,13 @@ class Extractor:
         if len(table.masks) > _WORD_TABLE_LIMIT:
             table.clear()
             table.masks.clear()
-        parts: list[tuple] = []
+        parts: list[tuple[tuple, ...]] = []
         mask = 0
         known = self._lines
         last = ""
         for line in text.split("\n"):
             if last:  # the last word of the line before: a line break follows it
-                parts.append(table[last])
+                parts.append((table[last],))
                 mask |= table.masks[last]
             found = known.get(line)
             if found is None:
@@ -233,18 +237,18 @@ class Extractor:
             mask |= body_mask
         if last:  # nothing follows the text's last word
             grams, last_mask = word_grams(last, False, self._lookup)
-            parts.append(grams)
+            parts.append((grams,))
             mask |= last_mask
         return Features(parts, mask)
 
-    def _line(self, line: str) -> tuple[tuple, int, str]:
-        """A line's n-gram vectors in order but those of its last word, their languages, and
-        that last word (remembered within ``_LINE_CHARS`` characters of lines)."""
+    def _line(self, line: str) -> tuple[tuple[tuple, ...], int, str]:
+        """A line's words' n-gram vectors (a tuple per word, in order) but its last word's, their
+        languages, and that last word (remembered within ``_LINE_CHARS`` characters of lines)."""
         words = self._normalize(line).split(" ")
         last = words.pop()
         table = self._words
-        found = (tuple(chain.from_iterable(map(table.__getitem__, words))),
-                 reduce(or_, set(map(table.masks.__getitem__, words)), 0), last)
+        found = (tuple(map(table.__getitem__, words)), reduce(or_, set(map(table.masks.__getitem__, words)), 0),
+                 last)
         if self._line_chars + len(line) > _LINE_CHARS:
             self._lines.clear()
             self._line_chars = 0
