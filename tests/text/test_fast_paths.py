@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import unicodedata
+from array import array
 from collections import Counter
 
 import pytest
@@ -188,7 +189,10 @@ def test_gram_vectors_match_the_profile_by_profile_reference():
                 if vector[index]:
                     mask |= 1 << index
         expected = (vector, mask or 1 << model.n_langs) if known else None
-        assert model._grams[gram] == expected, gram
+        found = model._grams[gram]
+        if found is not None and isinstance(found[0], bytes):  # packed for the compiled estimation
+            found = (list(array("d", found[0])), found[1])
+        assert found == expected, gram
 
 
 _COMPOSING = ("aeiouAEOUnNcCsSzZ\u0300\u0301\u0302\u0308\u0323\u0327\u0328\u031b\u0345\u05b0\u05b4"
