@@ -299,9 +299,9 @@ def whole_process(rows_per_language: int, mix: str = "synthetic", repeat: int = 
             for name, argv in commands.items():  # (each score run into a folder of its own)
                 runs[name].append(measure(argv + ([str(Path(tmp) / f"out-{name}-{k}")] if name != "floor" else [])))
         results = {name: _least(found) for name, found in runs.items()}
-        bare = measure([sys.executable, "-c", "pass"])
-        start = {name: measure([sys.executable, "-m", "indicifeval", *argv]) for name, argv in
-                 (("--version", ["--version"]), ("score --help", ["score", "--help"]))}
+        bare = _least([measure([sys.executable, "-c", "pass"]) for _ in range(repeat)])
+        start = {name: _least([measure([sys.executable, "-m", "indicifeval", *argv]) for _ in range(repeat)])
+                 for name, argv in (("--version", ["--version"]), ("score --help", ["score", "--help"]))}
     print(f"\nwhole process, one core, mix {mix}: {n} rows from files, strict + loose, the four output files and "
           f"the manifest (target: CPU <= {TARGET_RATIO:g}x the floor in both modes; byte code compiled beforehand, "
           f"as an installed package has it; each the least CPU of {repeat} runs in turn)")

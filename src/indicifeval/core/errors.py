@@ -3,7 +3,7 @@ everything else is a bug and is reported as such."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class IndicIFEvalError(Exception):
@@ -52,9 +52,9 @@ class BusyError(IndicIFEvalError):
     """Another process holds the folder."""
 
 
-@dataclass(frozen=True)
-class Source:
-    """Where a record came from: a file and its line (or row) number."""
+class Source(NamedTuple):
+    """Where a record came from: a file and its line (or row) number. (A named tuple, not a
+    dataclass: every command imports this module, and dataclasses costs start-up time.)"""
 
     file: str
     line: int | None
