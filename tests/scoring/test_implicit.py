@@ -125,7 +125,7 @@ def test_random_latin_letters_are_not_english_though_they_hit_its_trigrams(seed)
     "Monaco, Andorra, Vaduz, Minsk, Kyiv, Chisinau, Tirana, Skopje, Sarajevo, Podgorica",
     "Zentrix Quorvo Blivex Trumbly Oxalix Fennigo Plumbrix Zorvane Kettlix Vamboo Drexell Yumbro Sprinzo "
     "Glorvak Nuvixa Threnby Olkarix Pimbro Quazzle Rendivo Axiflo Brontix Cyvano Delphix Ezbro Frontiq Gubbix "
-    "Hexoria Inzilo Jovexa Kromby Luxadrix Mivora Novaplex Opulix Prazzo Quintor Rubixa Solvane Tyvexo",  # invented names
+    "Hexoria Inzilo Jovexa Kromby Luxadrix Mivora Novaplex Opulix Prazzo Quintor Rubixa Solvane",  # invented names
     "Rain falls from clouds when droplets grow heavy. " * 1 + "The river rose by morning and the fields "
     "were green again; farmers walked out to see the water in their furrows, and children played in "
     "the puddles along the village road until their mothers called them home for the evening meal.",
