@@ -186,3 +186,15 @@ _CAPITAL_PIECES = ["I", "A", "NASA", "U.S.", "The", "Cannot", "D'ye", "'Tis", "'
 @given(st.lists(st.sampled_from(_CAPITAL_PIECES), max_size=30).map("".join))
 def test_all_capital_tokens_are_counted_where_the_capitals_may_make_one(text):
     check(text)
+
+
+def test_capitals_remembered_by_sentence_stay_right_past_the_bound(monkeypatch):
+    """The all-capitals count of each sentence is remembered (a response's loose variants share
+    its sentences) within a bound: past it, the counts are the same."""
+    texts = ["I met NASA staff. The U.S. team said OK. We left.", "A cat sat. I saw IT happen! Then NASA called.",
+             "No capitals here at all.", "WE WON. I cheered. We left."]
+    expected = [sum(1 for t in punkt_en.word_tokenize_en(x) if t.isupper()) for x in texts]
+    monkeypatch.setattr(punkt_en, "_CAPITALS_KEPT", 2)
+    monkeypatch.setattr(punkt_en, "_capitals_of", {})
+    assert [punkt_en.count_upper_words_en(x) for x in texts * 3] == expected * 3
+    assert len(punkt_en._capitals_of) <= 2 + 3

@@ -387,5 +387,16 @@ def count_upper_words_en(text: str) -> int:
     counts: dict[str, int] = {}
     for sentence in sent_tokenize_en(text):
         counts[sentence] = counts.get(sentence, 0) + 1
-    cased = [s for s in counts if _MAY_BE_CAPITALS.search(s)]
-    return sum(counts[s] * sum(1 for t in toks if t.isupper()) for s, toks in zip(cased, _tokenize_batch(cased)))
+    known = _capitals_of
+    if len(known) > _CAPITALS_KEPT:  # (before reading it: what it holds of this text stays till the end)
+        known.clear()
+    cased = [s for s in counts if s not in known and _MAY_BE_CAPITALS.search(s)]
+    for s, toks in zip(cased, _tokenize_batch(cased)):
+        known[s] = sum(1 for t in toks if t.isupper())
+    return sum(n * known.get(s, 0) for s, n in counts.items())
+
+
+# sentence -> its all-capitals tokens: a response's loose variants (less a first or last line, or
+# the asterisks) share most sentences with it (bounded; sentences without such a capital are 0)
+_capitals_of: dict[str, int] = {}
+_CAPITALS_KEPT = 20_000
