@@ -86,7 +86,27 @@ def identify(text: str, is_nfc: bool = False) -> Identification:
         return Identification(None, script, "script")
     if len(candidates) == 1:
         return Identification(candidates[0], script, "script")
-    language, method = _within_script(text, candidates)
+    # Past the script and its distinctive letters, only the text's start is read: a loose
+    # variant less the last line (or less asterisks after it) is identified as its response.
+    marked = _marked_language(text, candidates)
+    key = (script, marked, text[:_MAX_CHARS])
+    found = _identified.get(key)
+    if found is None:
+        if len(_identified) >= _IDENTIFIED_KEPT:
+            _identified.clear()
+        found = _identified[key] = _identify_within(text, script, candidates, marked)
+    return found
+
+
+# (script, distinctive-letter language, the text's start) -> what identify says: bounded, and
+# emptied with the profiles' tables when they are read again
+_identified: dict[tuple[str, str | None, str], Identification] = {}
+_IDENTIFIED_KEPT = 512
+on_reload(_identified.clear)
+
+
+def _identify_within(text: str, script: str, candidates: tuple[str, ...], marked: str | None) -> Identification:
+    language, method = _within_script(text, candidates, marked)
     if method in ("cld2", "words", "ngrams", "fallback") and language in _markers():
         neighbour = _neighbour_language(_tokens(text), language, candidates)
         if neighbour is not None:
@@ -94,8 +114,7 @@ def identify(text: str, is_nfc: bool = False) -> Identification:
     return Identification(language, script, method)
 
 
-def _within_script(text: str, candidates: tuple[str, ...]) -> tuple[str, str]:
-    marked = _marked_language(text, candidates)
+def _within_script(text: str, candidates: tuple[str, ...], marked: str | None) -> tuple[str, str]:
     if marked is not None:
         overruled = _word_vote(text, candidates, [marked])  # "the plot of Cien años de soledad"
         if overruled is not None:
