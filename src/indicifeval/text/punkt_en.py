@@ -26,7 +26,7 @@ import importlib.util
 import re
 import sys
 import types
-from collections import defaultdict
+from collections import Counter, defaultdict
 from functools import lru_cache
 
 import regex
@@ -384,9 +384,7 @@ def count_upper_words_en(text: str) -> int:
     lower-case ones (``_MAY_BE_CAPITALS``: "I", "NASA", "A.") can have one."""
     if _MAY_BE_CAPITALS.search(text) is None:
         return 0
-    counts: dict[str, int] = {}
-    for sentence in sent_tokenize_en(text):
-        counts[sentence] = counts.get(sentence, 0) + 1
+    counts = Counter(sent_tokenize_en(text))
     known = _capitals_of
     if len(known) > _CAPITALS_KEPT:  # (before reading it: what it holds of this text stays till the end)
         known.clear()
@@ -396,7 +394,6 @@ def count_upper_words_en(text: str) -> int:
     return sum(n * known.get(s, 0) for s, n in counts.items())
 
 
-# sentence -> its all-capitals tokens: a response's loose variants (less a first or last line, or
-# the asterisks) share most sentences with it (bounded; sentences without such a capital are 0)
+# sentence -> its all-capitals tokens (bounded): a response's loose variants share most sentences
 _capitals_of: dict[str, int] = {}
 _CAPITALS_KEPT = 20_000
