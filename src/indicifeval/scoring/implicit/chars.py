@@ -31,6 +31,7 @@ INVISIBLE = regex.compile(
     regex.VERSION1)
 WORD = regex.compile(f"[{WORD_START}][{WORD_START}{JOINERS}{APOSTROPHES}]*")
 HAS_LETTER = regex.compile(r"[\p{L}\p{N}]")
+LETTER = regex.compile(r"\p{L}")
 
 kernel = optional_kernel("indicifeval.scoring.implicit._kernel")  # None: the Python version here
 
@@ -59,4 +60,4 @@ def invisible(text: str) -> tuple[int, str]:
     return count, INVISIBLE.sub("", text) if count else text
 
 
-__all__ = ["HAS_LETTER", "INVISIBLE", "WORD", "class_table", "invisible", "kernel"]
+__all__ = ["HAS_LETTER", "INVISIBLE", "LETTER", "WORD", "class_table", "invisible", "kernel"]

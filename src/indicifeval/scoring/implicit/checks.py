@@ -14,7 +14,7 @@ from functools import cached_property
 import regex
 
 from indicifeval.languages import language_name
-from indicifeval.scoring.implicit.chars import WORD, invisible
+from indicifeval.scoring.implicit.chars import LETTER, WORD, invisible
 from indicifeval.scoring.implicit.compared import Compared
 from indicifeval.scoring.implicit.expect import Allowance, profile_of
 from indicifeval.scoring.implicit.measures import Measures, covered_words, measure
@@ -55,7 +55,6 @@ KEYWORD_MIN_WORDS = 10
 KEYWORD_MAX_SHARE = 0.3  # of the words being the keywords and phrases the instructions require
 
 
-_LETTER = regex.compile(r"\p{L}")
 _TAG = regex.compile(r"(?<!<)<[!/?]?[A-Za-z][^<>]*>(?!>)")  # a markup tag, not a double angle quote
 
 
@@ -79,7 +78,7 @@ class Context:
 def not_empty(c: Context) -> str | None:
     if not c.measures.words:
         return "the answer has no words (empty, blank, invisible characters or an empty wrapper)"
-    if c.measures.words >= NUMBERS_MIN_WORDS and not c.allowance.numbers and _LETTER.search(c.view.text) is None:
+    if c.measures.words >= NUMBERS_MIN_WORDS and not c.allowance.numbers and LETTER.search(c.view.text) is None:
         return f"the answer has no letters ({c.measures.words} numbers and symbols)"
     text = c.view.text
     if "<" in text and ">" in text and WORD.search(_TAG.sub(" ", text)) is None:

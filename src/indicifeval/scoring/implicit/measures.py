@@ -16,8 +16,7 @@ from functools import lru_cache
 from indicifeval.languages import script_ranges
 from indicifeval.scoring.implicit.chars import class_table, kernel
 from indicifeval.scoring.implicit.compared import Compared
-from indicifeval.scoring.implicit.view import N_GRAM, AnswerView
-from indicifeval.text.scripts import script_of
+from indicifeval.scoring.implicit.view import N_GRAM, AnswerView, script_words
 
 TRIGRAM = 3
 
@@ -116,7 +115,7 @@ def trigram_counts(view: AnswerView, max_words: int, script: str, known: frozens
     ``script``, and how many of them are in ``known``."""
     if kernel is not None:
         return kernel.trigram_share(view.lowered, class_table(), max_words, _ranges(script), _codes(known))
-    grams = trigrams([w for w in view.words[:max_words] if script_of(w[0]) == script])
+    grams = trigrams(script_words(view, max_words, script))
     return len(grams), sum(map(known.__contains__, grams))
 
 

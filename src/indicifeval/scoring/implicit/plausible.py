@@ -13,10 +13,9 @@ import regex
 from indicifeval.languages.profile import on_reload
 from indicifeval.scoring.implicit.expect import profile_of
 from indicifeval.scoring.implicit.measures import trigram_counts, trigrams
-from indicifeval.scoring.implicit.view import AnswerView
+from indicifeval.scoring.implicit.view import AnswerView, script_words
 from indicifeval.text.langid_check import list_words, own_texts
 from indicifeval.text.normalize import nfc
-from indicifeval.text.scripts import script_of
 
 _LETTERS = regex.compile(r"[\p{L}\p{M}]+")
 FEW_LETTERS = 40  # letters and signs in a language's own words, below which its words are read
@@ -49,8 +48,6 @@ def known_words(language: str) -> frozenset[str] | None:
     return None if words is None else frozenset(words)
 
 
-
-
 def known_share(view: AnswerView, language: str, script: str) -> tuple[float, int] | None:
     """The share of the in-word trigrams of the answer's first words (those that begin with a
     letter of ``script``) found in the language's own sentences, and how many were counted;
@@ -78,7 +75,7 @@ def known_word_share(view: AnswerView, language: str, script: str) -> tuple[floa
     known = known_words(language)
     if known is None or not few_letters(language):
         return None
-    words = [w for w in view.words[:_MAX_WORDS] if script_of(w[0]) == script]
+    words = script_words(view, _MAX_WORDS, script)
     return (sum(map(known.__contains__, words)) / len(words) if words else 0.0), len(words)
 
 

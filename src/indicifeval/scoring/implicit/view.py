@@ -13,12 +13,12 @@ from functools import cached_property, lru_cache
 import regex
 
 from indicifeval.core.caches import bounded_cache
-from indicifeval.scoring.implicit.chars import HAS_LETTER, WORD, invisible
+from indicifeval.scoring.implicit.chars import HAS_LETTER, LETTER, WORD, invisible
 from indicifeval.text.normalize import nfc
+from indicifeval.text.scripts import script_of
 
 N_GRAM = 4  # the word n-grams an answer's echo and padding are measured in (the kernel's too)
 _BULLET = regex.compile(r"^\s*(?:[*\-+•●◦▪–]|\d{1,3}[.)])(?:\s+|$)(.*)$")
-_LETTER = regex.compile(r"\p{L}")
 _FENCE = regex.compile(r"^\s*```[^\n]*\n?(.*?)\n?```\s*$", regex.DOTALL)
 
 
@@ -94,7 +94,7 @@ class AnswerView:
         """Sentences with a letter, as their words joined (punctuation, case and digits ignored:
         "Point 1: X. Point 2: X." repeats one sentence)."""
         kept = _punctuation(self.terminators).sub(" ", self.text.lower())  # one pass: terminators stay
-        return [" ".join(part.split()) for part in _splitter(self.terminators).split(kept) if _LETTER.search(part)]
+        return [" ".join(part.split()) for part in _splitter(self.terminators).split(kept) if LETTER.search(part)]
 
 
 @lru_cache(maxsize=64)
@@ -116,9 +116,15 @@ def words_of(text: str) -> tuple[str, ...]:
     return tuple(AnswerView(text).words)
 
 
+def script_words(view: AnswerView, max_words: int, script: str) -> list[str]:
+    """The answer's first ``max_words`` words that begin with a letter of ``script`` (what its
+    plausibility is judged on)."""
+    return [w for w in view.words[:max_words] if script_of(w[0]) == script]
+
+
 def word_ngrams(words: Sequence[str], n: int) -> list[tuple[str, ...]]:
     """The word n-grams, made by ``zip`` (in C: this is the constraints' hottest loop)."""
     return list(zip(*(words[i:] for i in range(n))))
 
 
-__all__ = ["N_GRAM", "AnswerView", "unwrapped", "word_ngrams", "words_of"]
+__all__ = ["N_GRAM", "AnswerView", "script_words", "unwrapped", "word_ngrams", "words_of"]
