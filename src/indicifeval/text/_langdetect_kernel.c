@@ -104,7 +104,8 @@ typedef struct {
     Py_ssize_t count;
     Py_ssize_t n;
     const double **ptrs; /* per vector: where its doubles are, NULL until drawn */
-    PyObject **held;     /* per packed vector drawn: a reference, so that its doubles stay put */
+    PyObject **held;     /* list only: per packed vector drawn, a reference, so that its doubles
+                            stay put (a stop hook could take it out of the list; runs are tuples) */
     double *rows;
 } Rows;
 
@@ -127,7 +128,8 @@ static const double *row(Rows *rs, Py_ssize_t r)
             PyErr_SetString(PyExc_ValueError, "a packed vector must hold one double per language");
             return NULL;
         }
-        rs->held[r] = Py_NewRef(item); /* (a stop hook could take it out of the list) */
+        if (rs->held != NULL)
+            rs->held[r] = Py_NewRef(item);
         rs->ptrs[r] = (const double *)PyBytes_AS_STRING(item);
         return rs->ptrs[r];
     }
@@ -275,8 +277,9 @@ static PyObject *run(Rows *rs, Py_ssize_t n, Py_buffer *words, PyObject *stop)
     langprob = (double *)calloc((size_t)n, sizeof(double));
     prob = (double *)malloc((size_t)n * sizeof(double));
     rs->ptrs = (const double **)calloc((size_t)count, sizeof(double *));
-    rs->held = (PyObject **)calloc((size_t)count, sizeof(PyObject *));
-    if (langprob == NULL || prob == NULL || rs->ptrs == NULL || rs->held == NULL) {
+    if (rs->flat == NULL)
+        rs->held = (PyObject **)calloc((size_t)count, sizeof(PyObject *));
+    if (langprob == NULL || prob == NULL || rs->ptrs == NULL || (rs->flat == NULL && rs->held == NULL)) {
         PyErr_NoMemory();
         goto done;
     }
