@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also time ours with the compiled langdetect kernel turned off")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_scoring import FLOOR, build_workload, measure
+    from bench_scoring import build_workload
+    from process_measure import FLOOR, measure
 
     data, responses = build_workload(args.rows)
     with tempfile.TemporaryDirectory() as tmp:

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scoring import measure  # noqa: E402  one launcher: fresh process, pinned, wait4 usage
+from process_measure import measure  # noqa: E402  one launcher: fresh process, pinned, wait4 usage
 
 TARGET_CPU_S, TARGET_MB = 1.0, 30.0  # per extra 10k-row run
 TRANS_SHARE = 0.6  # of a run's rows; the rest is Ground

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from process_measure import _ENV, FLOOR, _least, measure  # noqa: F401  (others import them from here)
+from process_measure import _ENV, FLOOR, _least, measure
 
 FOLLOW_RATE = 0.75  # share of instructions the synthetic "model" follows, as a decent model does
 TARGET_RATIO = 1.5  # whole `indicifeval score` process against the floor, CPU time

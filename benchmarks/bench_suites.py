@@ -21,7 +21,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from bench_scoring import _ENV, FLOOR, measure
+from process_measure import _ENV, FLOOR, measure
 
 SUITES = ("open-instruct", "ifbench")
 

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_scoring import measure  # noqa: E402  (the one measurement: a launcher, one core)
+from process_measure import measure  # noqa: E402  (the one measurement: a launcher, one core)
 
 FLOOR = r'''
 import json, sys
