@@ -11,7 +11,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from indicifeval._version import __version__
 from indicifeval.core.files import StagedFiles, sha256_of
@@ -79,6 +79,25 @@ def response_line(key: Any, language: str, subset: str, text: str | None) -> str
             f'"response": {_encode(text)}, "format_version": {RESPONSES_FORMAT}}}\n')
 
 
+_CONTROLS = bytes(range(32))
+
+
+def write_response_line(fh: IO[bytes], key: Any, language: str, subset: str, text: str | None) -> None:
+    """``response_line`` in UTF-8, written to a binary file: a long answer is escaped as bytes
+    (three ``replace`` and one ``translate``: a third of json's escaping and encoding), and by
+    json where it holds a control character other than a line break."""
+    if text is not None:
+        data = text.encode()  # (a lone surrogate raises here, as a text file's write would)
+        data = data.replace(b"\\", b"\\\\").replace(b'"', b'\\"').replace(b"\n", b"\\n")
+        if len(data.translate(None, _CONTROLS)) == len(data):
+            fh.write(f'{{"key": {_encode(key)}, "language": {_encode(language)}, "subset": {_encode(subset)}, '
+                     '"response": "'.encode())
+            fh.write(data)
+            fh.write(f'", "format_version": {RESPONSES_FORMAT}}}\n'.encode())
+            return
+    fh.write(response_line(key, language, subset, text).encode())
+
+
 def write_score_folder(result: ScoreResult, out: str | Path, overwrite: bool = False) -> Path:
     old = claim(out, "score", overwrite)
     folder = prepare(out)
@@ -98,9 +117,9 @@ def write_score_folder(result: ScoreResult, out: str | Path, overwrite: bool = F
                 for row in result.rows:
                     fh.write(dumps_line(row.to_json()))
         if result.responses is not None and result.rows is not None:
-            with files.open(RESPONSES) as fh:
+            with files.open(RESPONSES, "wb") as fh:
                 for row, text in zip(result.rows, result.responses):
-                    fh.write(response_line(row.key, row.language, row.subset, text))
+                    write_response_line(fh, row.key, row.language, row.subset, text)
         for name, records in ((ROWS, result.row_records), (RESPONSES, result.response_records)):
             if records is not None:
                 with files.open(name) as fh:
