@@ -1,11 +1,16 @@
-/* Letters and marks per script at evenly spaced places of a text (text/scripts.py's
- * script_counts), read from a table of one byte per BMP code point: 0 for a character that is
- * not counted (no letter or mark, or in no script's ranges), else its script's number + 1.
- * Optional: scripts.py counts the same in Python where this is not built
- * (INDICIFEVAL_PURE_PYTHON=1 turns it off); tests/text/test_fast_paths.py holds them equal. */
+/* Per-character table scans of a text, each table one or more bytes per BMP code point.
+ * counts: letters and marks per script at evenly spaced places of a text (text/scripts.py's
+ * script_counts), from one byte per code point: 0 for a character that is not counted (no
+ * letter or mark, or in no script's ranges), else its script's number + 1.
+ * nfc_clear: whether a text is certainly its own NFC (text/nfc_fast.py builds the tables from
+ * unicodedata and says which characters they cover).
+ * Optional: scripts.py and nfc_fast.py do the same in Python where this is not built
+ * (INDICIFEVAL_PURE_PYTHON=1 turns it off); tests/text/test_fast_paths.py and
+ * tests/text/test_nfc_clear.py hold them equal. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 
 #define TABLE 0x10000
 #define MAX_SCRIPTS 255
@@ -46,8 +51,69 @@ static PyObject *counts(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* nfc_clear(text, table, pairs) -> True where every character is covered and no neighbour can
+ * change it under NFC. table: three planes of 65536 bytes: the canonical combining class of
+ * the first and of the last character of each code point's decomposition (ordering), and
+ * flags (1: not covered, 2: the second half of a composition, 4: the first half of one). pairs: sorted 32-bit
+ * (first << 16 | second) of the compositions whose second half is covered. False: unknown. */
+#define NOT_COVERED 1
+#define SECOND_HALF 2
+#define FIRST_HALF 4
+
+static int has_pair(const uint32_t *pairs, Py_ssize_t n, uint32_t key) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (pairs[mid] < key) lo = mid + 1; else hi = mid;
+    }
+    return lo < n && pairs[lo] == key;
+}
+
+#define NFC_SCAN(T, DATA) do {                                                                        \
+        const T *chars = (const T *)(DATA);                                                           \
+        Py_UCS4 prev = 0;                                                                             \
+        unsigned char prev_trail = 0;                                                                 \
+        for (Py_ssize_t i = 0; i < len; i++) {                                                        \
+            Py_UCS4 cp = chars[i];                                                                    \
+            if (cp >= TABLE || (flags[cp] & NOT_COVERED)) { clear = 0; break; }                       \
+            unsigned char first = lead[cp];                                                           \
+            if (first && prev_trail > first) { clear = 0; break; }  /* out of canonical order */      \
+            /* a mark may compose with a starter across other marks: judged only after a starter */   \
+            if ((flags[cp] & SECOND_HALF) && ((first && prev_trail) || ((flags[prev] & FIRST_HALF) && \
+                    has_pair(pair, n_pairs, ((uint32_t)prev << 16) | cp)))) { clear = 0; break; }     \
+            prev = cp;                                                                                \
+            prev_trail = trail[cp];                                                                   \
+        }                                                                                             \
+    } while (0)
+
+static PyObject *nfc_clear(PyObject *self, PyObject *args) {
+    PyObject *str;
+    Py_buffer table, pairs;
+    if (!PyArg_ParseTuple(args, "Uy*y*", &str, &table, &pairs)) return NULL;
+    if (table.len != 3 * TABLE || pairs.len % 4) {
+        PyBuffer_Release(&table);
+        PyBuffer_Release(&pairs);
+        PyErr_SetString(PyExc_ValueError, "a table of 3 x 65536 bytes and pairs of 4 bytes each");
+        return NULL;
+    }
+    const unsigned char *lead = (const unsigned char *)table.buf, *trail = lead + TABLE, *flags = lead + 2 * TABLE;
+    const uint32_t *pair = (const uint32_t *)pairs.buf;
+    Py_ssize_t n_pairs = pairs.len / 4;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(str);
+    int clear = 1;
+    switch (PyUnicode_KIND(str)) {  /* one loop per width: no per-character switch */
+        case PyUnicode_1BYTE_KIND: NFC_SCAN(Py_UCS1, PyUnicode_1BYTE_DATA(str)); break;
+        case PyUnicode_2BYTE_KIND: NFC_SCAN(Py_UCS2, PyUnicode_2BYTE_DATA(str)); break;
+        default: NFC_SCAN(Py_UCS4, PyUnicode_4BYTE_DATA(str)); break;
+    }
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&pairs);
+    return PyBool_FromLong(clear);
+}
+
 static PyMethodDef methods[] = {
     {"counts", counts, METH_VARARGS, "Letters and marks per script at every stride-th character."},
+    {"nfc_clear", nfc_clear, METH_VARARGS, "Whether a text is certainly its own NFC."},
     {NULL, NULL, 0, NULL},
 };
 

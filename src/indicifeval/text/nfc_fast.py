@@ -8,13 +8,20 @@ space-separated pieces joined by spaces; the pieces (words, mostly) repeat from 
 answer, and their forms are kept in a bounded table. Where such characters are few (a
 nukta here and there), only the words that hold one are looked up and the stretches between
 them are normalised directly; texts with none in the Indic blocks (where they are common)
-are normalised directly.
+are normalised directly. Before any of that, the optional compiled kernel
+(``_scripts_kernel.nfc_clear``) tells in one pass whether a text of the characters it covers
+(ASCII, Latin-1, Arabic, the Indic blocks, general punctuation, currency signs) is its own NFC, as
+model answers mostly are: then the text is returned as it is.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from array import array
+from functools import lru_cache
+
+from indicifeval.core.kernels import optional_kernel
 
 _SHORT = 64  # characters; shorter texts are normalised directly
 _PROBE = 400  # characters at the start that tell how common such characters are
@@ -34,6 +41,48 @@ def _second_halves(lo: int, hi: int) -> str:
 
 
 _INDIC_MAYBE = re.compile(f"[{re.escape(_second_halves(0x0900, 0x0DFF))}]")
+
+_kernel = optional_kernel("indicifeval.text._scripts_kernel")  # None: every text takes the paths below
+# The characters the kernel judges (any other makes it say "unknown"): no composition outside
+# them has a second half inside them (tests/text/test_nfc_clear.py checks every code point)
+COVERED = ((0x0000, 0x00FF), (0x0600, 0x06FF), (0x0900, 0x0DFF), (0x2000, 0x206F), (0x20A0, 0x20CF))
+_NOT_COVERED, _SECOND_HALF, _FIRST_HALF = 1, 2, 4
+
+
+@lru_cache(maxsize=1)
+def nfc_tables() -> tuple[bytes, bytes]:
+    """The kernel's tables, from ``unicodedata``: the combining class of the first and of the
+    last character of each covered code point's decomposition, its flags, and the compositions
+    (first << 16 | second, sorted) whose second half is covered. A character NFC changes on its
+    own (a singleton, an exclusion) is not covered."""
+    size = 0x10000
+    lead, trail, flags = bytearray(size), bytearray(size), bytearray([_NOT_COVERED]) * size
+    pairs = []
+    for lo, hi in COVERED:
+        for cp in range(lo, hi + 1):
+            ch = chr(cp)
+            if unicodedata.normalize("NFC", ch) != ch:
+                continue
+            nfd = unicodedata.normalize("NFD", ch)
+            lead[cp], trail[cp] = unicodedata.combining(nfd[0]), unicodedata.combining(nfd[-1])
+            flags[cp] = 0
+            parts = unicodedata.decomposition(ch).split()
+            if len(parts) == 2 and not parts[0].startswith("<"):
+                first, second = (int(x, 16) for x in parts)
+                pairs.append((first, second))
+    for first, second in pairs:
+        flags[second] |= _SECOND_HALF
+        if first < size:
+            flags[first] |= _FIRST_HALF
+    packed = array("I", sorted(first << 16 | second for first, second in pairs))
+    return bytes(lead + trail + flags), packed.tobytes()
+
+
+def nfc_clear(text: str) -> bool:
+    """Whether the kernel finds ``text`` certainly its own NFC (False also where it is not built)."""
+    if _kernel is None:
+        return False
+    return _kernel.nfc_clear(text, *nfc_tables())
 
 
 class _PieceTable(dict):
@@ -68,6 +117,8 @@ def nfc(text: str) -> str:
 
 
 def _nfc(text: str) -> str:
+    if _kernel is not None and _kernel.nfc_clear(text, *nfc_tables()):
+        return text
     seen = len(_INDIC_MAYBE.findall(text, 0, _PROBE))  # how common they are, from the start
     if seen * _SPARSE > min(len(text), _PROBE):
         return " ".join(map(_pieces.__getitem__, text.split(" ")))
