@@ -1,7 +1,9 @@
 """Word counting (§2.6 examples for the authors' tokenizer)."""
 
+import os
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from indicifeval.text.words import count_words, count_words_ifeval, count_words_paper
@@ -64,3 +66,25 @@ def test_counts_summed_over_lines_with_a_shared_memo_are_the_counts(texts):
     for text in texts:
         assert count_words(text, fixed) == count_words(text)
         assert count_words_ifeval(text, ifeval) == count_words_ifeval(text)
+
+
+# The compiled paper count against the tokens it stands for: spaces, tabs, newlines, every kind
+# of punctuation the two tokenizers pad (the word character "_" among them), dandas, digits that
+# may or may not form sequences, letters, marks, symbols, a non-breaking space and an emoji.
+_PAPER_ALPHABET = list(" \t\n\r.,;:!?-_()[]\"'*/#@।॥۔،؟क ा ्a1२०9©—…\u00a0\u200c😀ab")
+# and one of digits and the marks that join them ("1 , 000" is one token, not at the very start)
+_NUMBERS_ALPHABET = list("0123456789 ,.:/ \t\na_-")
+
+
+@settings(max_examples=6000)
+@given(st.one_of(st.lists(st.sampled_from(_PAPER_ALPHABET), max_size=25).map("".join),
+                 st.lists(st.sampled_from(_NUMBERS_ALPHABET), max_size=30).map("".join)),
+       st.sampled_from(["indic", "urdu"]))
+def test_compiled_paper_count_is_the_tokens_count(text, tokenizer):
+    from indicifeval.text import words
+
+    if words._kernel is None:
+        if os.environ.get("INDICIFEVAL_REQUIRE_KERNEL"):
+            pytest.fail("the compiled kernel (indicifeval.text._scripts_kernel) is not built")
+        pytest.skip("the compiled kernel is not built")
+    assert words.count_words_paper(text, tokenizer) == words.count_words_paper_python(text, tokenizer)

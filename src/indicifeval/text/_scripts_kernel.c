@@ -4,9 +4,10 @@
  * letter or mark, or in no script's ranges), else its script's number + 1.
  * nfc_clear: whether a text is certainly its own NFC (text/nfc_fast.py builds the tables from
  * unicodedata and says which characters they cover).
+ * paper_words: the authors' word count of a text (text/words.py).
  * Optional: scripts.py and nfc_fast.py do the same in Python where this is not built
- * (INDICIFEVAL_PURE_PYTHON=1 turns it off); tests/text/test_fast_paths.py and
- * tests/text/test_nfc_clear.py hold them equal. */
+ * (INDICIFEVAL_PURE_PYTHON=1 turns it off); tests/text/test_fast_paths.py,
+ * tests/text/test_nfc_clear.py and tests/text/test_words.py hold them equal. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -111,7 +112,108 @@ static PyObject *nfc_clear(PyObject *self, PyObject *args) {
     return PyBool_FromLong(clear);
 }
 
+/* paper_words(text, punct, numbers) -> indic-nlp's trivial tokens of text (punctuation padded
+ * with spaces, tabs made spaces, split at single spaces) less the one-character tokens that are
+ * not word characters (stdlib re's [^\w\s]), or 1 where there is no token at all. punct: a byte
+ * per BMP code point, 1 for a punctuation character the tokenizer pads, 3 for one that is also a
+ * word character (kept as a token). numbers: whether "1 , 000" sequences join into one token, as
+ * the authors' ([0-9]+ [,.:/] )+[0-9]+ on the tokens joined by spaces does (not at the very
+ * start): a token ending in a digit, then a mark and a token starting with one, as long as the
+ * tokens between are digits; each join takes one kept token per mark away. */
+enum { IDLE, AFTER_START, AFTER_MARK, AFTER_DIGITS };
+
+typedef struct {
+    int state, skip;
+    Py_ssize_t confirmed, joined;  /* marks in the chain up to its last digits; marks joined in all */
+} Chain;
+
+/* A token that is not part of a chain may start one: it ends in a digit. */
+static void chain_restart(Chain *c, int run, int ends_digit, int all_digits, int first) {
+    if (run && ends_digit) {
+        c->state = AFTER_START;
+        c->confirmed = 0;
+        c->skip = first && all_digits;  /* the sequence would begin the joined text: not joined */
+    } else {
+        c->state = IDLE;
+    }
+}
+
+static void chain_commit(Chain *c) {
+    if (c->confirmed && !c->skip) c->joined += c->confirmed;
+}
+
+static void chain_feed(Chain *c, int run, int mark, int starts_digit, int ends_digit, int all_digits, int first) {
+    switch (c->state) {
+        case AFTER_START:
+        case AFTER_DIGITS:
+            if (mark) { c->state = AFTER_MARK; return; }
+            chain_commit(c);
+            chain_restart(c, run, ends_digit, all_digits, first);
+            return;
+        case AFTER_MARK:
+            if (run && starts_digit) {
+                c->confirmed++;
+                if (all_digits) { c->state = AFTER_DIGITS; return; }
+                chain_commit(c);  /* the match ends in this token; one may start past its digits */
+                chain_restart(c, run, ends_digit, 0, 0);
+                return;
+            }
+            chain_commit(c);  /* the mark is not followed by a number: the chain ends before it */
+            chain_restart(c, run, ends_digit, all_digits, first);
+            return;
+        default:
+            chain_restart(c, run, ends_digit, all_digits, first);
+    }
+}
+
+#define IS_DIGIT(ch) ((ch) >= '0' && (ch) <= '9')
+#define IS_MARK(ch) ((ch) == ',' || (ch) == '.' || (ch) == ':' || (ch) == '/')
+
+static PyObject *paper_words(PyObject *self, PyObject *args) {
+    PyObject *str;
+    Py_buffer table;
+    int numbers;
+    if (!PyArg_ParseTuple(args, "Uy*p", &str, &table, &numbers)) return NULL;
+    if (table.len != TABLE) {
+        PyBuffer_Release(&table);
+        PyErr_SetString(PyExc_ValueError, "a table of 65536 bytes");
+        return NULL;
+    }
+    const unsigned char *punct = (const unsigned char *)table.buf;
+    int kind = PyUnicode_KIND(str);
+    const void *data = PyUnicode_DATA(str);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(str), tokens = 0, kept = 0, run = 0;
+    Py_UCS4 first = 0, last = 0;
+    int all_digits = 1;
+    Chain chain = {IDLE, 0, 0, 0};
+    for (Py_ssize_t i = 0; i <= len; i++) {
+        Py_UCS4 cp = i < len ? PyUnicode_READ(kind, data, i) : ' ';
+        unsigned char p = cp < TABLE ? punct[cp] : 0;
+        if (cp == ' ' || cp == '\t' || p) {
+            if (run) {  /* a run of other characters ends: one token */
+                if (run > 1 || Py_UNICODE_ISALNUM(first) || first == '_' || Py_UNICODE_ISSPACE(first)) kept++;
+                if (numbers) chain_feed(&chain, 1, 0, IS_DIGIT(first), IS_DIGIT(last), all_digits, tokens == 0);
+                tokens++;
+                run = 0;
+            }
+            if (p) {  /* a punctuation character is a token of its own */
+                if (p & 2) kept++;
+                if (numbers) chain_feed(&chain, 0, IS_MARK(cp), 0, 0, 0, tokens == 0);
+                tokens++;
+            }
+        } else {
+            if (!run++) { first = cp; all_digits = 1; }
+            last = cp;
+            all_digits &= IS_DIGIT(cp);
+        }
+    }
+    if (chain.state == AFTER_DIGITS || chain.state == AFTER_MARK) chain_commit(&chain);
+    PyBuffer_Release(&table);
+    return PyLong_FromSsize_t(tokens ? kept - chain.joined : 1);
+}
+
 static PyMethodDef methods[] = {
+    {"paper_words", paper_words, METH_VARARGS, "The authors' word count of a text."},
     {"counts", counts, METH_VARARGS, "Letters and marks per script at every stride-th character."},
     {"nfc_clear", nfc_clear, METH_VARARGS, "Whether a text is certainly its own NFC."},
     {NULL, NULL, 0, NULL},

@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
+from functools import lru_cache
 
 import regex
+
+from indicifeval.core.kernels import optional_kernel
 
 # A word is a run of letters, combining marks, digits and joiners that starts with a letter,
 # mark or digit (a run of zero-width joiners alone is no word); an apostrophe between letters
@@ -97,9 +100,31 @@ def _join_number_sequences(s: str) -> str:
     return "".join(out)
 
 
+# The optional compiled count (``_scripts_kernel.paper_words``): the same tokens counted in one
+# pass, none of them made
+_kernel = optional_kernel("indicifeval.text._scripts_kernel")
+
+
+@lru_cache(maxsize=2)
+def _punct_table(tokenizer: str) -> bytes:
+    """A byte per BMP code point: 1 for a character the tokenizer pads, 3 for one that is also
+    a word character (stdlib ``\\w``: such a token is kept)."""
+    table = bytearray(0x10000)
+    for ch in _URDU_PUNCT if tokenizer == "urdu" else _INDIC_PUNCT:
+        table[ord(ch)] = 3 if re.match(r"\w", ch) else 1
+    return bytes(table)
+
+
 def count_words_paper(text: str, tokenizer: str) -> int:
     """The authors' count: tokens minus dandas (۔ for Urdu) and single non-word characters.
     The empty string and a lone newline count as words, as in the reference."""
+    if _kernel is not None:
+        return _kernel.paper_words(text, _punct_table(tokenizer), tokenizer != "urdu")
+    return count_words_paper_python(text, tokenizer)
+
+
+def count_words_paper_python(text: str, tokenizer: str) -> int:
+    """``count_words_paper`` from the tokens themselves (where the kernel is not built)."""
     drop = {"۔"} if tokenizer == "urdu" else {"\u0964", "\u0965"}
     tokens = Counter(paper_tokens(text, tokenizer))  # each distinct token is judged once
     return sum(n for tok, n in tokens.items() if not (tok in drop or (len(tok) == 1 and _NON_WORD_CHAR.match(tok))))
