@@ -150,9 +150,11 @@ class Checker:
     requires: Callable[[LanguageProfile], str | None] | None = None
     suite: str = "ifeval"
     param_names: frozenset[str] = field(init=False)
+    params_by_name: dict[str, Param] = field(init=False, repr=False, compare=False)  # (what clean_kwargs reads)
 
     def __post_init__(self):
         object.__setattr__(self, "param_names", frozenset(p.name for p in self.params))
+        object.__setattr__(self, "params_by_name", {p.name: p for p in self.params})
         if self.suite not in SUITES:
             raise ValueError(f"{self.id}: suite must be one of {', '.join(SUITES)}, got {self.suite!r}")
         names = SUITE_CATEGORY_NAMES if self.suite in SUITE_LABELS else CATEGORY_NAMES
@@ -252,7 +254,7 @@ def clean_kwargs(instruction_id: str, kwargs: dict | None) -> dict:
         return {}
     if not isinstance(kwargs, dict):
         raise KwargError("kwargs", f"kwargs for {instruction_id} must be an object, got {type(kwargs).__name__}")
-    by_name = {p.name: p for p in spec.params}
+    by_name = spec.params_by_name
     out = {}
     for name, value in kwargs.items():
         if value is None:
