@@ -88,3 +88,15 @@ def test_compiled_paper_count_is_the_tokens_count(text, tokenizer):
             pytest.fail("the compiled kernel (indicifeval.text._scripts_kernel) is not built")
         pytest.skip("the compiled kernel is not built")
     assert words.count_words_paper(text, tokenizer) == words.count_words_paper_python(text, tokenizer)
+
+
+@settings(max_examples=2000)
+@given(st.text(alphabet=st.characters(max_codepoint=127)), st.booleans())
+def test_ascii_ifeval_words_are_the_regex_engines(text, fixed):
+    import regex
+
+    from indicifeval.text.words import count_words_ifeval
+
+    pattern = regex.compile(r"[^\W\u200c\u200d]\w*" if fixed else r"\w+")
+    assert count_words_ifeval(text, None, fixed) == len(pattern.findall(text))
+    assert count_words_ifeval(text, {}, fixed) == sum(len(pattern.findall(line)) for line in text.split("\n"))

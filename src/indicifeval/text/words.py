@@ -34,20 +34,28 @@ def count_words(text: str, memo: dict[str, int] | None = None) -> int:
 
 
 def count_words_ifeval(text: str, memo: dict[str, int] | None = None, fixed: bool = False) -> int:
-    return _counted(_IFEVAL_WORD_FIXED if fixed else _IFEVAL_WORD, text, memo)
+    return _counted(_IFEVAL_WORD_FIXED if fixed else _IFEVAL_WORD, text, memo, _ASCII_IFEVAL_WORD)
 
 
-def _counted(pattern: regex.Pattern, text: str, memo: dict[str, int] | None) -> int:
+# On ASCII text both engines' \w is [A-Za-z0-9_] and there are no joiners: the stdlib engine
+# finds the same words a third faster (English answers are mostly ASCII)
+_ASCII_IFEVAL_WORD = re.compile(r"\w+")
+
+
+def _counted(pattern: regex.Pattern, text: str, memo: dict[str, int] | None,
+             ascii_pattern: re.Pattern | None = None) -> int:
     """Matches of ``pattern``, which never spans a newline: with ``memo`` (counts of lines
     already seen), a sum over lines, so a loose variant, which drops a line or two of its
-    response, counts only the lines it changed."""
+    response, counts only the lines it changed. ``ascii_pattern`` finds the same matches in
+    ASCII text."""
     if memo is None or "\n" not in text:
-        return len(pattern.findall(text))
+        return len((ascii_pattern if ascii_pattern is not None and text.isascii() else pattern).findall(text))
     total = 0
     for line in text.split("\n"):
         n = memo.get(line)
         if n is None:
-            n = memo[line] = len(pattern.findall(line))
+            n = memo[line] = len((ascii_pattern if ascii_pattern is not None and line.isascii()
+                                  else pattern).findall(line))
         total += n
     return total
 
