@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import IO
 
@@ -20,6 +21,7 @@ from indicifeval.core.safe_text import may_hold_surrogates, sanitize_value
 GZIP_MAGIC = b"\x1f\x8b"
 PARQUET_MAGIC = b"PAR1"
 _BOM = b"\xef\xbb\xbf"
+_source = partial(tuple.__new__, Source)  # Source(file, line) without its generated __new__ (a line each)
 # Lines of answers run to kilobytes: read through a buffer of this many bytes, a line takes
 # one copy, not several reads joined (a third of the CPU of reading the lines)
 _READ_BUFFER = 1 << 20
@@ -142,7 +144,7 @@ def read_jsonl(path: str | Path) -> Iterator[tuple[Source, dict]]:
                     raise InputError(f"malformed JSON ({_first(exc)})", name, lineno) from None
                 if may_hold_surrogates(line):
                     record = sanitize_value(record)
-                source = Source(name, lineno)
+                source = _source((name, lineno))
                 yield source, _object(record, source)
     except (OSError, EOFError) as exc:  # a truncated or corrupt gzip stream, a vanished file
         raise InputError(f"cannot read past line {lineno} ({exc})", name) from None

@@ -73,8 +73,11 @@ def score_row(row: Row, response: str | None, mode: ScoringMode = ScoringMode.FI
                         [why] * n, missing, str(mode), __version__)
 
     base = TextView(text, rules)
-    views: dict[str, TextView] = {text: base}
-    cut_texts: list[str | None] = [None] * (len(LOOSE_CUTS) - 1)  # the loose variants, each cut when first tried
+    # the loose variants, each cut when first tried, and their views: looked up by equality in
+    # these few, not by hashing long texts
+    cut_texts: list[str | None] = [None] * (len(LOOSE_CUTS) - 1)
+    seen: list[str] = [text]
+    views: list[TextView] = [base]
 
     strict, loose, explanations = [], [], []
     for iid, a in zip(ids, args):
@@ -83,17 +86,20 @@ def score_row(row: Row, response: str | None, mode: ScoringMode = ScoringMode.FI
         strict.append(ok)
         loose_ok = ok
         if not ok:
-            tried = {text}
+            tried = [text]
             for i, cut in enumerate(LOOSE_CUTS[1:]):
                 variant = cut_texts[i]
                 if variant is None:
                     variant = cut_texts[i] = cut.apply(text)
                 if variant in tried or not variant or variant.isspace():
                     continue
-                tried.add(variant)
-                view = views.get(variant)
-                if view is None:
-                    view = views[variant] = TextView(variant, rules, base, cut)
+                tried.append(variant)
+                if variant in seen:
+                    view = views[seen.index(variant)]
+                else:
+                    view = TextView(variant, rules, base, cut)
+                    seen.append(variant)
+                    views.append(view)
                 v_ok, v_why = _run(fn, view, a, rules)
                 if v_ok:
                     loose_ok = True
