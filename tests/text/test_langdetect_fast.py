@@ -3,8 +3,8 @@
 Every comparison is against a fresh ``DetectorFactory`` with seed 0 and the bundled profiles:
 the top language (``detect``), the full ranking with probabilities (``get_probabilities``,
 compared with ``==`` on floats), and "No features in text." exactly where langdetect raises.
-Each test runs twice: with the estimation in Python and in the compiled kernel (skipped where
-it is not built, unless ``INDICIFEVAL_REQUIRE_KERNEL=1``, as in CI).
+Each test runs twice: with the estimation and the n-grams' word lookups in Python and in the
+compiled kernel (skipped where it is not built, unless ``INDICIFEVAL_REQUIRE_KERNEL=1``, as in CI).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from indicifeval.text import langdetect_compat, langdetect_fast
+from indicifeval.text import langdetect_compat, langdetect_fast, langdetect_ngrams
 from indicifeval.text.langdetect_fast import NoFeatures, detect_language, get_probabilities
 from indicifeval.text.variants import LOOSE_CUTS
 from tests.conftest import shared_path
@@ -39,12 +39,14 @@ def estimation(request, monkeypatch):
     """The estimation each test runs with."""
     if request.param == "python":
         monkeypatch.setattr(langdetect_fast, "_kernel", None)
+        monkeypatch.setattr(langdetect_ngrams, "_kernel", None)
     elif KERNEL is None:
         if os.environ.get("INDICIFEVAL_REQUIRE_KERNEL"):
             pytest.fail("the compiled kernel (indicifeval.text._langdetect_kernel) is not built")
         pytest.skip("the compiled kernel is not built here")
     else:
         monkeypatch.setattr(langdetect_fast, "_kernel", KERNEL)
+        monkeypatch.setattr(langdetect_ngrams, "_kernel", KERNEL)
     return request.param
 
 
@@ -423,3 +425,26 @@ def test_the_kernel_reads_a_texts_runs_as_the_joined_vectors(estimation):
         KERNEL.estimate_runs(([1.0],), n, words, None)
     with pytest.raises(ValueError, match="at least one"):
         KERNEL.estimate_runs(((),), n, words, None)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(st.sampled_from(["the", "of", "और", "का", "", "Xyz", "ÅÄÖ", "ab" * 30, "q" * 41, "\u0219i"]),
+                          st.text(alphabet=st.sampled_from("abcXYZéकखा "), max_size=12)), max_size=30))
+def test_the_kernels_word_lookups_are_the_pythons(estimation, words):
+    """A line's word lookups in the kernel give the same vectors and mask as the Python version,
+    on fresh tables (every word a miss the first time) and on filled ones, long words (kept in
+    the masks only) and empty ones included."""
+    if estimation != "compiled":
+        pytest.skip("the compiled kernel only")
+    from functools import reduce
+    from operator import or_
+
+    from indicifeval.text.langdetect_ngrams import _WordTable
+
+    lookup = langdetect_fast._model()._grams.__getitem__
+    fresh, python = _WordTable(lookup), _WordTable(lookup)
+    for _ in range(2):  # misses, then hits
+        grams, mask = KERNEL.line_words(list(words), fresh, fresh.masks)
+        assert grams == tuple(map(python.__getitem__, words))
+        assert mask == reduce(or_, set(map(python.masks.__getitem__, words)), 0)
+        assert fresh == python and fresh.masks == python.masks

@@ -372,7 +372,68 @@ done:
     return result;
 }
 
+/* line_words(words, table, masks) -> (tuple of each word's n-gram vectors, the OR of their
+   masks): text/langdetect_ngrams.py's Extractor._line after the split, one dictionary lookup
+   of each table a word, no list or set in between. table is a dict subclass whose __missing__
+   fills both dictionaries (and keeps a long word in masks only): a word it lacks is asked of
+   it through __getitem__. A mask past 64 bits is ORed as a Python int. */
+PyDoc_STRVAR(line_words_doc, "line_words(words, table, masks) -> (vectors per word, mask)");
+
+static PyObject *line_words(PyObject *self, PyObject *args) {
+    PyObject *words, *table, *masks;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &words, &PyDict_Type, &table, &PyDict_Type, &masks))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(words);
+    PyObject *out = PyTuple_New(n), *wide = NULL;
+    if (!out) return NULL;
+    unsigned long long mask = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *word = PyList_GET_ITEM(words, i);
+        PyObject *grams = PyDict_GetItemWithError(table, word);  /* borrowed */
+        if (grams) {
+            Py_INCREF(grams);
+        } else {
+            if (PyErr_Occurred()) goto fail;
+            grams = PyObject_GetItem(table, word);  /* __missing__ */
+            if (!grams) goto fail;
+        }
+        PyTuple_SET_ITEM(out, i, grams);
+        PyObject *bits = PyDict_GetItemWithError(masks, word);  /* borrowed */
+        if (!bits) {
+            if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, word);
+            goto fail;
+        }
+        unsigned long long value = PyLong_AsUnsignedLongLong(bits);
+        if (value == (unsigned long long)-1 && PyErr_Occurred()) {
+            if (!PyErr_ExceptionMatches(PyExc_OverflowError)) goto fail;
+            PyErr_Clear();
+            PyObject *joined = PyNumber_Or(wide ? wide : Py_False, bits);
+            if (!joined) goto fail;
+            Py_XDECREF(wide);
+            wide = joined;
+        } else {
+            mask |= value;
+        }
+    }
+    PyObject *low = PyLong_FromUnsignedLongLong(mask);
+    if (!low) goto fail;
+    if (wide) {
+        PyObject *joined = PyNumber_Or(wide, low);
+        Py_DECREF(low);
+        Py_DECREF(wide);
+        wide = NULL;
+        if (!joined) goto fail;
+        low = joined;
+    }
+    return Py_BuildValue("(NN)", out, low);
+fail:
+    Py_XDECREF(wide);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
+    {"line_words", line_words, METH_VARARGS, line_words_doc},
     {"estimate", estimate, METH_VARARGS, estimate_doc},
     {"estimate_runs", estimate_runs, METH_VARARGS, estimate_runs_doc},
     {NULL, NULL, 0, NULL},

@@ -20,6 +20,10 @@ from operator import add, itemgetter, or_
 
 import regex
 
+from indicifeval.core.kernels import optional_kernel
+
+# The optional compiled kernel's line_words (a line's word lookups); None: the Python version
+_kernel = optional_kernel("indicifeval.text._langdetect_kernel")
 _WORD_TABLE_LIMIT = 200_000  # words; the tables are cleared when they grow past this
 _LINE_CHARS = 500_000  # characters of lines remembered (about 25 bytes each with their n-grams), then cleared
 _WORD_MAX_LEN = 40  # longer "words" (e.g. unspaced CJK runs) are not kept
@@ -247,8 +251,12 @@ class Extractor:
         words = self._normalize(line).split(" ")
         last = words.pop()
         table = self._words
-        found = (tuple(map(table.__getitem__, words)), reduce(or_, set(map(table.masks.__getitem__, words)), 0),
-                 last)
+        if _kernel is not None:  # the same, one lookup of each table a word
+            grams, mask = _kernel.line_words(words, table, table.masks)
+            found = (grams, mask, last)
+        else:
+            found = (tuple(map(table.__getitem__, words)), reduce(or_, set(map(table.masks.__getitem__, words)), 0),
+                     last)
         if self._line_chars + len(line) > _LINE_CHARS:
             self._lines.clear()
             self._line_chars = 0
