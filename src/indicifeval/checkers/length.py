@@ -35,6 +35,12 @@ def number_words(view: TextView, args: dict, rules: Rules):
 PARAGRAPH_DIVIDER = re.compile(r"\s?\*\*\*\s?")
 
 
+def divider_pieces(text: str) -> list[str]:
+    """``PARAGRAPH_DIVIDER.split(text)``; a text without "***" (most) is not searched by the
+    pattern, whose optional first space makes it try every position."""
+    return PARAGRAPH_DIVIDER.split(text) if "***" in text else [text]
+
+
 def paragraph_count(pieces: list[str]) -> tuple[int, int | None]:
     """The non-blank pieces a separator split a text into, and where a blank one stands between
     two separators (None: none does; one before the first or after the last is allowed)."""
@@ -55,7 +61,7 @@ def paragraph_count(pieces: list[str]) -> tuple[int, int | None]:
 )
 def number_paragraphs(view: TextView, args: dict, rules: Rules):
     # Paragraphs are separated by the markdown divider ***, as every prompt of this id says.
-    count, empty = paragraph_count(PARAGRAPH_DIVIDER.split(view.text))
+    count, empty = paragraph_count(divider_pieces(view.text))
     if empty is not None:
         return False, f"empty paragraph between dividers (piece {empty + 1})"
     return count == args["num_paragraphs"], f"{count} ***-separated paragraphs, needed {args['num_paragraphs']}"

@@ -50,6 +50,24 @@ def _run(fn, view: TextView, args: dict, rules) -> tuple[bool, str]:
         return False, f"checker error: {exc.__class__.__name__}: {exc}"
 
 
+# A cut of lines without stars (index in LOOSE_CUTS[1:]) -> the same cut of lines with them,
+# which comes before it: its text less its stars is this one's
+_FLAGS = [(c.drop_first, c.drop_last, c.no_star) for c in LOOSE_CUTS[1:]]
+_WITH_STARS = {i: _FLAGS.index((first, last, False)) for i, (first, last, no_star) in enumerate(_FLAGS)
+               if no_star and (first or last)}
+
+
+def _cut_text(text: str, i: int, cut_texts: list[str | None]) -> str:
+    """The text of loose cut ``i`` (of ``LOOSE_CUTS[1:]``), from the cut of the same lines where made."""
+    j = _WITH_STARS.get(i)
+    if j is None:
+        return LOOSE_CUTS[i + 1].apply(text)
+    lines = cut_texts[j]
+    if lines is None:
+        lines = cut_texts[j] = LOOSE_CUTS[j + 1].apply(text)
+    return lines.replace("*", "")
+
+
 def strict_verdicts(row: Row, text: str, mode: ScoringMode = ScoringMode.FIXED) -> list[tuple[bool, str]]:
     """Each instruction's strict verdict on a non-empty text, and no loose variant: what a
     corpus scan asks of every document (builder.ground.beyond), at a fraction of ``score_row``."""
@@ -78,6 +96,7 @@ def score_row(row: Row, response: str | None, mode: ScoringMode = ScoringMode.FI
     cut_texts: list[str | None] = [None] * (len(LOOSE_CUTS) - 1)
     seen: list[str] = [text]
     views: list[TextView] = [base]
+    stars = "*" in text
 
     strict, loose, explanations = [], [], []
     for iid, a in zip(ids, args):
@@ -88,9 +107,11 @@ def score_row(row: Row, response: str | None, mode: ScoringMode = ScoringMode.FI
         if not ok:
             tried = [text]
             for i, cut in enumerate(LOOSE_CUTS[1:]):
+                if cut.no_star and not stars:
+                    continue  # the same text as the cut before it without the star rule: tried, or nothing
                 variant = cut_texts[i]
                 if variant is None:
-                    variant = cut_texts[i] = cut.apply(text)
+                    variant = cut_texts[i] = _cut_text(text, i, cut_texts)
                 if variant in tried or not variant or variant.isspace():
                     continue
                 tried.append(variant)

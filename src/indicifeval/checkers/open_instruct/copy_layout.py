@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from indicifeval.checkers.length import PARAGRAPH_DIVIDER, paragraph_count
+from indicifeval.checkers.length import divider_pieces, paragraph_count
 from indicifeval.checkers.open_instruct.copy_text import shown
 from indicifeval.checkers.registry import checker
 from indicifeval.checkers.rules import Rules, TextView
@@ -31,7 +31,7 @@ def _split_count(pieces: list[str], separator: str):
 def paragraphs_divider(view: TextView, args: dict, rules: Rules):
     """Two paragraphs separated by the markdown divider ***, in every language (no script has
     its own divider)."""
-    return _split_count(PARAGRAPH_DIVIDER.split(view.text), "***")
+    return _split_count(divider_pieces(view.text), "***")
 
 
 @checker("paragraphs:paragraphs2", category="Paragraphs", table_row=110, fixed_only=True, suite=_SUITE,
