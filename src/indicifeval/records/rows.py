@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from indicifeval.core.errors import Source
@@ -26,8 +25,8 @@ class Row:
     resp_lang: str | None = None
     source: Source | None = field(default=None, compare=False)
 
-    @cached_property
-    def id(self) -> RowId:  # (asked of every row several times: kept in the instance)
+    @property
+    def id(self) -> RowId:
         return RowId.of(self.language, self.subset, self.key)
 
     def to_record(self) -> dict:
