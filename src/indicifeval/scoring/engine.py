@@ -94,7 +94,6 @@ def score_row(row: Row, response: str | None, mode: ScoringMode = ScoringMode.FI
     # the loose variants, each cut when first tried, and their views: looked up by equality in
     # these few, not by hashing long texts
     cut_texts: list[str | None] = [None] * (len(LOOSE_CUTS) - 1)
-    seen: list[str] = [text]
     views: list[TextView] = [base]
     stars = "*" in text
 
@@ -115,11 +114,9 @@ def score_row(row: Row, response: str | None, mode: ScoringMode = ScoringMode.FI
                 if variant in tried or not variant or variant.isspace():
                     continue
                 tried.append(variant)
-                if variant in seen:
-                    view = views[seen.index(variant)]
-                else:
+                view = next((v for v in views if v.text == variant), None)
+                if view is None:
                     view = TextView(variant, rules, base, cut)
-                    seen.append(variant)
                     views.append(view)
                 v_ok, v_why = _run(fn, view, a, rules)
                 if v_ok:

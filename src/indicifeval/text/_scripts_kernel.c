@@ -5,7 +5,7 @@
  * nfc_clear: whether a text is certainly its own NFC (text/nfc_fast.py builds the tables from
  * unicodedata and says which characters they cover).
  * paper_words: the authors' word count of a text (text/words.py).
- * Optional: scripts.py and nfc_fast.py do the same in Python where this is not built
+ * Optional: scripts.py, nfc_fast.py and words.py do the same in Python where this is not built
  * (INDICIFEVAL_PURE_PYTHON=1 turns it off); tests/text/test_fast_paths.py,
  * tests/text/test_nfc_clear.py and tests/text/test_words.py hold them equal. */
 
@@ -55,8 +55,9 @@ static PyObject *counts(PyObject *self, PyObject *args) {
 /* nfc_clear(text, table, pairs) -> True where every character is covered and no neighbour can
  * change it under NFC. table: three planes of 65536 bytes: the canonical combining class of
  * the first and of the last character of each code point's decomposition (ordering), and
- * flags (1: not covered, 2: the second half of a composition, 4: the first half of one). pairs: sorted 32-bit
- * (first << 16 | second) of the compositions whose second half is covered. False: unknown. */
+ * flags (1: not covered, 2: the second half of a composition, 4: the first half of one).
+ * pairs: sorted 32-bit (first << 16 | second) of the compositions whose second half is
+ * covered. False: unknown. */
 #define NOT_COVERED 1
 #define SECOND_HALF 2
 #define FIRST_HALF 4

@@ -117,7 +117,7 @@ def nfc(text: str) -> str:
 
 
 def _nfc(text: str) -> str:
-    if _kernel is not None and _kernel.nfc_clear(text, *nfc_tables()):
+    if nfc_clear(text):
         return text
     seen = len(_INDIC_MAYBE.findall(text, 0, _PROBE))  # how common they are, from the start
     if seen * _SPARSE > min(len(text), _PROBE):
