@@ -13,6 +13,8 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from indicifeval.text.langdetect_ngrams import word_grams_python
+
 # Letters with odd case behaviour, spaces, tabs, sentence ends and marks, mixed with any text.
 _ODD = "ǅǆǉſKİıßẞΣσςͅϐβ\u0301\u093c\u0900 \t\n.!?\"'()*#-:aAbZ।িকক্ষহিंदी"
 _TEXT = st.text(alphabet=st.one_of(st.sampled_from(_ODD), st.characters(blacklist_categories=("Cs",))), max_size=120)
@@ -168,10 +170,61 @@ def _word_grams_reference(word: str, trailing: bool, lookup):
 @given(st.text(alphabet=st.sampled_from("abcxyzABéèकखि्ংআ" + "ǅſ"), min_size=1, max_size=12), st.booleans())
 def test_word_grams_match_the_character_by_character_reference(word, trailing):
     from indicifeval.text.langdetect_fast import _model
-    from indicifeval.text.langdetect_ngrams import word_grams
+    from indicifeval.text.langdetect_ngrams import word_grams, word_grams_python
 
     lookup = _model()._grams.__getitem__
     assert word_grams(word, trailing, lookup) == _word_grams_reference(word, trailing, lookup)
+    assert word_grams_python(word, trailing, lookup) == _word_grams_reference(word, trailing, lookup)
+
+
+def _langdetect_kernel():
+    import os
+
+    try:
+        from indicifeval.text import _langdetect_kernel
+    except ImportError:
+        if os.environ.get("INDICIFEVAL_REQUIRE_KERNEL"):
+            pytest.fail("the compiled kernel (indicifeval.text._langdetect_kernel) is not built")
+        pytest.skip("the compiled kernel is not built")
+    return _langdetect_kernel
+
+
+# Letters whose case Python and the n-grams read oddly, marks, letters past the BMP, Latin-1
+_GRAM_LETTERS = "abcxyzABéèÅकखि्ংআǅſΣİẞᾈⅫ\u0345\U0001d400\U00010400\U0001f600ΩΩ"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(_GRAM_LETTERS), min_size=1, max_size=12), min_size=1, max_size=8),
+       st.booleans())
+def test_the_kernels_word_grams_are_the_pythons(words, trailing):
+    """The kernel's word_grams, given the GramTable itself (a fresh one: every n-gram a miss
+    the first time, its __missing__ asked from C) or a function, gives the same vectors and
+    mask as the Python version, and fills the table as it does."""
+    from indicifeval.text.langdetect_fast import _model
+    from indicifeval.text.langdetect_ngrams import GramTable
+
+    kernel = _langdetect_kernel()
+    model = _model()
+    table, python = (GramTable(model._profiles, model.n_langs, packed=True) for _ in range(2))
+    for _ in range(2):  # misses, then hits
+        for word in words:
+            expected = word_grams_python(word, trailing, python.__getitem__)
+            assert kernel.word_grams(word, trailing, table) == expected
+            assert kernel.word_grams(word, trailing, python.__getitem__) == expected
+        assert table == python
+
+
+def test_the_kernels_word_grams_take_masks_past_64_bits_and_refuse_bad_entries():
+    kernel = _langdetect_kernel()
+    entries = {" a": ((1.0,), 1 << 70), "a": ((2.0,), 3), "a ": None, " a ": ((3.0,), 4)}
+    assert kernel.word_grams("a", True, entries) == word_grams_python("a", True, entries.__getitem__)
+    assert kernel.word_grams("a", True, entries) == (((2.0,), (1.0,), (3.0,)), (1 << 70) | 7)
+    with pytest.raises(KeyError):
+        kernel.word_grams("b", False, entries)
+    with pytest.raises(TypeError, match="entry"):
+        kernel.word_grams("a", False, {" a": 5, "a": None})
+    with pytest.raises(ZeroDivisionError):
+        kernel.word_grams("a", False, lambda gram: 1 / 0)
 
 
 def test_gram_vectors_match_the_profile_by_profile_reference():

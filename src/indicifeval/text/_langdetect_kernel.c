@@ -432,7 +432,97 @@ fail:
     return NULL;
 }
 
+/* word_grams(word, trailing_space, lookup) -> (tuple of the n-grams' vectors, the OR of their
+   masks): text/langdetect_ngrams.py's grams_by_character of ' ' + word (+ ' '), as NGram reads
+   it: per character the letter, the bigram and the trigram ending there (no lone space), and
+   nothing for an upper-case letter after an upper-case one. lookup is a dict (a GramTable:
+   a missing n-gram is asked of it through __getitem__, i.e. its __missing__) or any callable;
+   an entry is None or (vector, mask). */
+PyDoc_STRVAR(word_grams_doc, "word_grams(word, trailing_space, lookup) -> (vectors, mask)");
+
+static int add_gram(PyObject *gram, PyObject *lookup, PyObject *out, unsigned long long *mask, PyObject **wide) {
+    PyObject *entry;
+    if (!gram) return -1;
+    if (PyDict_Check(lookup)) {
+        entry = PyDict_GetItemWithError(lookup, gram); /* borrowed */
+        if (entry) {
+            Py_INCREF(entry);
+        } else {
+            if (PyErr_Occurred()) { Py_DECREF(gram); return -1; }
+            entry = PyObject_GetItem(lookup, gram); /* __missing__ */
+        }
+    } else {
+        entry = PyObject_CallOneArg(lookup, gram);
+    }
+    Py_DECREF(gram);
+    if (!entry) return -1;
+    if (entry == Py_None) { Py_DECREF(entry); return 0; }
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 2) {
+        Py_DECREF(entry);
+        PyErr_SetString(PyExc_TypeError, "an n-gram's entry must be None or (vector, mask)");
+        return -1;
+    }
+    if (PyList_Append(out, PyTuple_GET_ITEM(entry, 0)) < 0) { Py_DECREF(entry); return -1; }
+    PyObject *bits = PyTuple_GET_ITEM(entry, 1);
+    unsigned long long value = PyLong_AsUnsignedLongLong(bits);
+    if (value == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) { Py_DECREF(entry); return -1; }
+        PyErr_Clear();
+        PyObject *joined = PyNumber_Or(*wide ? *wide : Py_False, bits);
+        Py_DECREF(entry);
+        if (!joined) return -1;
+        Py_XDECREF(*wide);
+        *wide = joined;
+        return 0;
+    }
+    Py_DECREF(entry);
+    *mask |= value;
+    return 0;
+}
+
+static PyObject *word_grams(PyObject *self, PyObject *args) {
+    PyObject *word, *lookup, *s = NULL, *out = NULL, *wide = NULL, *result = NULL;
+    int trailing;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "UpO", &word, &trailing, &lookup)) return NULL;
+    s = PyUnicode_FromFormat(trailing ? " %U " : " %U", word);
+    if (!s) return NULL;
+    out = PyList_New(0);
+    if (!out) goto done;
+    unsigned long long mask = 0;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    int prev_upper = 0; /* s[0] is the space */
+    for (Py_ssize_t k = 1; k < n; k++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, k);
+        int upper = Py_UNICODE_ISUPPER(ch) ? 1 : 0;
+        if (upper && prev_upper) continue; /* NGram.capitalword: nothing emitted */
+        prev_upper = upper;
+        if (ch != ' ' && add_gram(PyUnicode_Substring(s, k, k + 1), lookup, out, &mask, &wide) < 0) goto done;
+        if (add_gram(PyUnicode_Substring(s, k - 1, k + 1), lookup, out, &mask, &wide) < 0) goto done;
+        if (k >= 2 && add_gram(PyUnicode_Substring(s, k - 2, k + 1), lookup, out, &mask, &wide) < 0) goto done;
+    }
+    PyObject *vectors = PyList_AsTuple(out);
+    if (!vectors) goto done;
+    PyObject *low = PyLong_FromUnsignedLongLong(mask);
+    if (!low) { Py_DECREF(vectors); goto done; }
+    if (wide) {
+        PyObject *joined = PyNumber_Or(wide, low);
+        Py_DECREF(low);
+        if (!joined) { Py_DECREF(vectors); goto done; }
+        low = joined;
+    }
+    result = Py_BuildValue("(NN)", vectors, low);
+done:
+    Py_XDECREF(wide);
+    Py_XDECREF(out);
+    Py_DECREF(s);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"word_grams", word_grams, METH_VARARGS, word_grams_doc},
     {"line_words", line_words, METH_VARARGS, line_words_doc},
     {"estimate", estimate, METH_VARARGS, estimate_doc},
     {"estimate_runs", estimate_runs, METH_VARARGS, estimate_runs_doc},

@@ -103,7 +103,7 @@ class _Model:
         self.mail_sub = Detector.MAIL_RE.sub
         self.normalize_vi = NGram.normalize_vi
         self._vi_mark = re.compile("[" + re.escape(NGram.DMARK_CLASS) + "]")  # one pass for its five marks
-        self.extract = Extractor(self._grams.__getitem__)
+        self.extract = Extractor(self._grams)  # (the table itself: the kernel looks n-grams up in it)
         self._index = {lang: j for j, lang in enumerate(self.langlist)}
         self._last: tuple[str, Features] | None = None
         # Consistency with the Detector this model mirrors.

@@ -22,8 +22,10 @@ import regex
 
 from indicifeval.core.kernels import optional_kernel
 
-# The optional compiled kernel's line_words (a line's word lookups); None: the Python version
+# The optional compiled kernel's line_words (a line's word lookups) and word_grams (a new word's
+# n-grams); None: the Python versions
 _kernel = optional_kernel("indicifeval.text._langdetect_kernel")
+_word_grams = getattr(_kernel, "word_grams", None)  # (None in a kernel built before it)
 _WORD_TABLE_LIMIT = 200_000  # words; the tables are cleared when they grow past this
 _LINE_CHARS = 500_000  # characters of lines remembered (about 25 bytes each with their n-grams), then cleared
 _WORD_MAX_LEN = 40  # longer "words" (e.g. unspaced CJK runs) are not kept
@@ -35,6 +37,7 @@ _ASCII_RULE = bytes(b if (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A or b >= 0x80) e
 
 Entry = tuple[list[float] | bytes, int]  # an n-gram's profile vector and the bitmask of its languages
 _VECTOR, _MASK = itemgetter(0), itemgetter(1)
+Lookup = Callable[[str], Entry | None] | dict  # a GramTable (the kernel looks n-grams up in it), or a function
 
 
 class _NormalizeTable(dict):
@@ -81,9 +84,16 @@ class CharNormalizer:
         return self._to_space.sub(" ", text)
 
 
-def word_grams(word: str, trailing_space: bool, lookup: Callable[[str], Entry | None]) -> tuple[tuple, int]:
+def word_grams(word: str, trailing_space: bool, lookup: Lookup) -> tuple[tuple, int]:
     """Profile vectors of the n-grams NGram emits for ' ' + word (+ ' '), in order, and the
-    bitmask of the languages any of them has."""
+    bitmask of the languages any of them has: the kernel's, where it is built."""
+    if _word_grams is not None:
+        return _word_grams(word, trailing_space, lookup)
+    return word_grams_python(word, trailing_space, lookup.__getitem__ if isinstance(lookup, dict) else lookup)
+
+
+def word_grams_python(word: str, trailing_space: bool, lookup: Callable[[str], Entry | None]) -> tuple[tuple, int]:
+    """``word_grams`` in Python."""
     s = " " + word + " " if trailing_space else " " + word
     if _ANY_UPPER.search(word) is None:
         # No capital letter, so no character is skipped: per position k the letter, the
@@ -171,7 +181,7 @@ def _by_first_letter(profiles: list[tuple[dict, list]]) -> dict[str, tuple]:
 class _WordTable(dict):
     """word -> its n-grams' vectors (followed by a space); ``masks`` holds each word's bitmask."""
 
-    def __init__(self, lookup: Callable[[str], Entry | None]):
+    def __init__(self, lookup: Lookup):
         super().__init__()
         self._lookup = lookup
         self.masks: dict[str, int] = {}
@@ -213,7 +223,7 @@ class Extractor:
     last word of the last line has no space after it), and IFEval's loose variants (the
     answer less its first or last line, less its asterisks) share most lines with the answer."""
 
-    def __init__(self, lookup: Callable[[str], Entry | None]):
+    def __init__(self, lookup: Lookup):
         self._lookup = lookup
         self._normalize = CharNormalizer()
         self._words = _WordTable(lookup)
