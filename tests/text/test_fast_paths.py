@@ -248,6 +248,38 @@ def test_gram_vectors_match_the_profile_by_profile_reference():
         assert found == expected, gram
 
 
+
+def test_the_kernels_gram_entries_are_the_pythons():
+    """Every n-gram of a few profiles and some no profile has: the kernel's entry (packed and
+    as a list) is the Python version's, double for double; odd inputs go back to Python."""
+    from indicifeval.text.langdetect_fast import _model
+    from indicifeval.text.langdetect_ngrams import GramTable
+
+    kernel = _langdetect_kernel()
+    model = _model()
+    grams = {"a", " a", "th", "the", "क", " क", "कि", "ক্ষ", "zzq", " ß", "ñ", "\u0e01", "の", "є ", " ", "  ", "x"}
+    for freq, _ in model._profiles[::6]:
+        grams.update(freq)
+    for packed in (True, False):
+        table = GramTable(model._profiles, model.n_langs, packed=packed)
+        table["a"]  # (its index by first letter made)
+        assert table._by_first is not None
+        for gram in sorted(grams):
+            having = table._by_first.get(gram[gram[0] == " " and len(gram) > 1], ())
+            assert kernel.gram_entry(gram, having, model.n_langs, packed) == table.entry_python(gram, having), gram
+    odd = ((0, {"ab": 2.5}, [1, 4]),)
+    assert kernel.gram_entry("ab", odd, 3, True) is NotImplemented
+    assert kernel.gram_entry("ab", ((0, {"ab": None}, [1, 4]),), 3, True) is NotImplemented
+    assert kernel.gram_entry("ab", ((5, {"ab": 1}, [1, 4]),), 3, True) is NotImplemented
+    assert kernel.gram_entry("abc", ((0, {"abc": 1}, [1, 4]),), 3, True) is NotImplemented
+    assert kernel.gram_entry("ab", ((0, {"ab": 1}, [1, 4]),), 70, True) is NotImplemented
+    assert kernel.gram_entry("ab", ((1, {"ab": 0}, [1, 4]),), 3, False) == ([0.0, 0.0, 0.0], 1 << 3)
+    with pytest.raises(ZeroDivisionError):
+        kernel.gram_entry("ab", ((0, {"ab": 1}, [1, 0]),), 3, True)
+    table = GramTable([({"ab": 2.5}, [1, 4])], 1)  # a count Python divides its own way
+    assert table["ab"] == ([0.625], 1)
+
+
 _COMPOSING = ("aeiouAEOUnNcCsSzZ\u0300\u0301\u0302\u0308\u0323\u0327\u0328\u031b\u0345\u05b0\u05b4"
               "\u1100\u1161\u11a8\uac00\u0915\u093c\u093e\u094d\u0928\u09c7\u09be\u09d7\u0b47\u0b3e\u0b56"
               "\u0bc6\u0bbe\u0bd7\u0cc6\u0cc2\u0cd5\u0d46\u0d3e\u0d57\u0dd9\u0dcf\u0ddf\u1025\u102e\u0f71\u0f72")

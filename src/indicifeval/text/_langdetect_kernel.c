@@ -521,7 +521,80 @@ done:
     return result;
 }
 
+/* gram_entry(gram, having, n_langs, packed) -> (vector, mask) | None | NotImplemented:
+   text/langdetect_ngrams.py's GramTable entry of an n-gram it has not seen, from the profiles
+   that have n-grams with its first letter (having: tuples (index, counts, n-grams per length)).
+   The same doubles as Python's 1.0 * count / n_words[len - 1]; NotImplemented where a count or
+   an index is not an int Python would treat the same way (the Python version then decides). */
+PyDoc_STRVAR(gram_entry_doc, "gram_entry(gram, having, n_langs, packed) -> entry, None or NotImplemented");
+
+static PyObject *gram_entry(PyObject *self, PyObject *args) {
+    PyObject *gram, *having, *result = NULL;
+    Py_ssize_t n_langs;
+    int packed;
+    double *vector = NULL;
+    unsigned long long mask = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "UO!np", &gram, &PyTuple_Type, &having, &n_langs, &packed)) return NULL;
+    if (n_langs < 0 || n_langs > 62) Py_RETURN_NOTIMPLEMENTED;
+    Py_ssize_t length = PyUnicode_GET_LENGTH(gram);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(having); i++) {
+        PyObject *item = PyTuple_GET_ITEM(having, i);
+        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3 || !PyDict_Check(PyTuple_GET_ITEM(item, 1)) ||
+                !PyList_Check(PyTuple_GET_ITEM(item, 2)))
+            goto not_implemented;
+        PyObject *count = PyDict_GetItemWithError(PyTuple_GET_ITEM(item, 1), gram); /* borrowed */
+        if (!count) {
+            if (PyErr_Occurred()) goto done;
+            continue;
+        }
+        PyObject *index_obj = PyTuple_GET_ITEM(item, 0), *n_words = PyTuple_GET_ITEM(item, 2);
+        if (!PyLong_CheckExact(count) || !PyLong_CheckExact(index_obj) || length < 1 ||
+                length > PyList_GET_SIZE(n_words) || !PyLong_CheckExact(PyList_GET_ITEM(n_words, length - 1)))
+            goto not_implemented;
+        Py_ssize_t index = PyLong_AsSsize_t(index_obj);
+        if (index == -1 && PyErr_Occurred()) goto done;
+        if (index < 0 || index >= n_langs) goto not_implemented;
+        double numerator = PyLong_AsDouble(count);
+        if (numerator == -1.0 && PyErr_Occurred()) goto done;
+        double denominator = PyLong_AsDouble(PyList_GET_ITEM(n_words, length - 1));
+        if (denominator == -1.0 && PyErr_Occurred()) goto done;
+        if (denominator == 0.0) {
+            PyErr_SetString(PyExc_ZeroDivisionError, "float division by zero");
+            goto done;
+        }
+        if (!vector) {
+            vector = (double *)calloc((size_t)(n_langs > 0 ? n_langs : 1), sizeof(double));
+            if (!vector) { PyErr_NoMemory(); goto done; }
+        }
+        double value = 1.0 * numerator / denominator;
+        vector[index] = value;
+        if (value != 0.0) mask |= 1ULL << index;
+    }
+    if (!vector) Py_RETURN_NONE;
+    PyObject *packed_vector;
+    if (packed) {
+        packed_vector = PyBytes_FromStringAndSize((const char *)vector, (Py_ssize_t)(n_langs * sizeof(double)));
+    } else {
+        packed_vector = PyList_New(n_langs);
+        for (Py_ssize_t j = 0; packed_vector && j < n_langs; j++) {
+            PyObject *f = PyFloat_FromDouble(vector[j]);
+            if (!f) { Py_CLEAR(packed_vector); break; }
+            PyList_SET_ITEM(packed_vector, j, f);
+        }
+    }
+    if (!packed_vector) goto done;
+    result = Py_BuildValue("(NK)", packed_vector, mask ? mask : 1ULL << n_langs);
+    goto done;
+not_implemented:
+    result = Py_NewRef(Py_NotImplemented);
+done:
+    free(vector);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"gram_entry", gram_entry, METH_VARARGS, gram_entry_doc},
     {"word_grams", word_grams, METH_VARARGS, word_grams_doc},
     {"line_words", line_words, METH_VARARGS, line_words_doc},
     {"estimate", estimate, METH_VARARGS, estimate_doc},

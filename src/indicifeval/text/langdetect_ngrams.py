@@ -22,10 +22,11 @@ import regex
 
 from indicifeval.core.kernels import optional_kernel
 
-# The optional compiled kernel's line_words (a line's word lookups) and word_grams (a new word's
-# n-grams); None: the Python versions
+# The optional compiled kernel's line_words (a line's word lookups), word_grams (a new word's
+# n-grams) and gram_entry (a new n-gram's vector); None: the Python versions
 _kernel = optional_kernel("indicifeval.text._langdetect_kernel")
 _word_grams = getattr(_kernel, "word_grams", None)  # (None in a kernel built before it)
+_gram_entry = getattr(_kernel, "gram_entry", None)
 _WORD_TABLE_LIMIT = 200_000  # words; the tables are cleared when they grow past this
 _LINE_CHARS = 500_000  # characters of lines remembered (about 25 bytes each with their n-grams), then cleared
 _WORD_MAX_LEN = 40  # longer "words" (e.g. unspaced CJK runs) are not kept
@@ -145,26 +146,33 @@ class GramTable(dict):
         self.packed = packed  # vectors as bytes of native doubles, which the compiled estimation reads as they are
 
     def __missing__(self, gram: str) -> Entry | None:
-        entry = None
         by_first = self._by_first
         if by_first is None:
             by_first = self._by_first = _by_first_letter(self._profiles)
         having = by_first.get(gram[gram[0] == " " and len(gram) > 1], ())
-        if any(gram in freq for _, freq, _ in having):
-            # the other profiles have no n-gram with its first letter: 0 there
-            vector = [0.0] * self._n_langs
-            length = len(gram)
-            mask = 0
-            for index, freq, n_words in having:
-                count = freq.get(gram)
-                if count is not None:
-                    vector[index] = value = 1.0 * count / n_words[length - 1]
-                    if value:
-                        mask |= 1 << index
-            packed = array("d", vector).tobytes() if self.packed else vector
-            entry = (packed, mask or 1 << self._n_langs)  # the bit past the languages: an all-zero vector
+        entry = NotImplemented if _gram_entry is None else _gram_entry(gram, having, self._n_langs, self.packed)
+        if entry is NotImplemented:
+            entry = self.entry_python(gram, having)
         self[gram] = entry
         return entry
+
+    def entry_python(self, gram: str, having: tuple) -> Entry | None:
+        """The entry of ``gram`` from the profiles ``having`` n-grams with its first letter (the
+        other profiles have none: 0 there), or None where none has it: the kernel's gram_entry
+        in Python."""
+        if not any(gram in freq for _, freq, _ in having):
+            return None
+        vector = [0.0] * self._n_langs
+        length = len(gram)
+        mask = 0
+        for index, freq, n_words in having:
+            count = freq.get(gram)
+            if count is not None:
+                vector[index] = value = 1.0 * count / n_words[length - 1]
+                if value:
+                    mask |= 1 << index
+        packed = array("d", vector).tobytes() if self.packed else vector
+        return packed, mask or 1 << self._n_langs  # the bit past the languages: an all-zero vector
 
 
 def _by_first_letter(profiles: list[tuple[dict, list]]) -> dict[str, tuple]:
