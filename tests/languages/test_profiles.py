@@ -7,6 +7,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from indicifeval.checkers import REGISTRY, available_ids
 from indicifeval.checkers.describe import NAME, placeholders
@@ -206,3 +208,17 @@ def test_a_key_given_twice_in_a_profile_is_refused_not_lost(tmp_path):
     (tmp_path / "hi.json").write_text(twice, encoding="utf-8")
     with pytest.raises(InputError, match="'vowels' is given twice"):
         read_profile_file(tmp_path / "hi.json")
+
+
+@settings(max_examples=500)
+@given(st.one_of(st.lists(st.text(alphabet=st.sampled_from("ab क\t\n\u00a0\u2028\u200b\u3000\x1c\x85"), max_size=4),
+                          max_size=5),
+                 st.lists(st.one_of(st.text(max_size=3), st.integers(), st.none()), max_size=3), st.none(), st.text()))
+def test_single_words_is_every_word_checked_character_by_character(value):
+    """The profiles' word lists are checked on the words joined: the same answer as asking of
+    each word that it is a non-empty string with no white space character."""
+    from indicifeval.languages.numerals import single_words
+
+    expected = isinstance(value, list) and all(isinstance(w, str) and w and not any(c.isspace() for c in w)
+                                               for w in value)
+    assert single_words(value) == expected

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import repeat
 from importlib import resources
 
 
@@ -43,10 +44,18 @@ class Romanized:
     spellings: dict[str, str] = field(default_factory=dict)
 
 
+def single_words(value: object) -> bool:
+    """Whether ``value`` is a list of non-empty strings without white space (checked on the
+    words joined: every profile is read at start-up, and they hold tens of thousands)."""
+    if not isinstance(value, list) or not all(map(isinstance, value, repeat(str))) or not all(value):
+        return False
+    joined = "".join(value)
+    return not joined or joined.split() == [joined]
+
+
 def _word_list(data: dict, key: str, where: str) -> tuple[str, ...]:
     value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(w, str) and w and not any(c.isspace() for c in w)
-                                               for w in value):
+    if not single_words(value):
         raise ValueError(f"{where}.{key} is a list of words (no spaces)")
     return tuple(value)
 

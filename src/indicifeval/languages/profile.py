@@ -22,6 +22,7 @@ from indicifeval.languages.numerals import (
     Romanized,
     Units,
     numerals_from_json,
+    single_words,
     romanized_from_json,
     units_from_json,
 )
@@ -151,8 +152,7 @@ def _words(value: object) -> tuple[str, ...]:
     """A list of single words (``stop_words``); anything else is a bad profile."""
     if value is None:
         return ()
-    if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() and not any(c.isspace() for c in w)
-                                              for w in value):
+    if not single_words(value):
         raise ValueError("stop_words must be a list of single words")
     return tuple(value)
 
