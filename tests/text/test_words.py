@@ -100,3 +100,43 @@ def test_ascii_ifeval_words_are_the_regex_engines(text, fixed):
     pattern = regex.compile(r"[^\W\u200c\u200d]\w*" if fixed else r"\w+")
     assert count_words_ifeval(text, None, fixed) == len(pattern.findall(text))
     assert count_words_ifeval(text, {}, fixed) == sum(len(pattern.findall(line)) for line in text.split("\n"))
+
+
+def _word_runs_kernel():
+    from indicifeval.text import words
+
+    if words._word_runs is None:
+        if os.environ.get("INDICIFEVAL_REQUIRE_KERNEL"):
+            pytest.fail("the compiled kernel (indicifeval.text._scripts_kernel) is not built")
+        pytest.skip("the compiled kernel is not built")
+    return words
+
+
+# Digits of several scripts and other numbers (½, Ⅻ, ²), the separators, apostrophes, joiners,
+# letters, marks (alone too), underscores, spaces and punctuation, and letters past the BMP
+_RUN_ALPHABET = list("0१٣৫½Ⅻ²a zéकि्ংஅ_.,:/'’\u200c\u200d-!\n\t\u0301\u00a0") + ["\U0001d400", "\U0001f600"]
+
+
+@settings(max_examples=5000)
+@given(st.one_of(st.lists(st.sampled_from(_RUN_ALPHABET), max_size=30).map("".join), st.text(max_size=40)))
+def test_compiled_word_counts_are_the_patterns(text):
+    """The kernel's count of each word pattern is findall's, line by line and whole; a text past
+    the BMP is counted by the pattern."""
+    words = _word_runs_kernel()
+    for pattern, kind in words._RUN_KINDS.items():
+        n = words._word_runs(text, words._run_table(), kind)
+        expected = len(pattern.findall(text))
+        assert n == (-1 if any(ord(c) > 0xFFFF for c in text) else expected), (pattern.pattern, text)
+        assert words._matches(pattern, text, None) == expected
+    assert words.count_words(text, {}) == sum(len(words._WORD.findall(line)) for line in text.split("\n"))
+
+
+def test_the_word_runs_table_is_the_regex_engines_classes_at_every_code_point():
+    import regex
+
+    words = _word_runs_kernel()
+    table = words._run_table()
+    for bit, cls in enumerate(words._RUN_CLASSES):
+        pattern = regex.compile(cls)
+        wrong = [hex(c) for c in range(0x10000) if bool(table[c] >> bit & 1) != bool(pattern.fullmatch(chr(c)))]
+        assert wrong == [], cls

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import repeat
 from importlib import resources
+from itertools import repeat
 
 
 @dataclass(frozen=True)

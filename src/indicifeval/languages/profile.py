@@ -22,8 +22,8 @@ from indicifeval.languages.numerals import (
     Romanized,
     Units,
     numerals_from_json,
-    single_words,
     romanized_from_json,
+    single_words,
     units_from_json,
 )
 from indicifeval.languages.scripts import script_ranges

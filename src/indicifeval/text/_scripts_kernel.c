@@ -5,6 +5,7 @@
  * nfc_clear: whether a text is certainly its own NFC (text/nfc_fast.py builds the tables from
  * unicodedata and says which characters they cover).
  * paper_words: the authors' word count of a text (text/words.py).
+ * word_runs: the corrected and IFEval's word counts of a text (text/words.py).
  * Optional: scripts.py, nfc_fast.py and words.py do the same in Python where this is not built
  * (INDICIFEVAL_PURE_PYTHON=1 turns it off); tests/text/test_fast_paths.py,
  * tests/text/test_nfc_clear.py and tests/text/test_words.py hold them equal. */
@@ -213,7 +214,91 @@ static PyObject *paper_words(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(tokens ? kept - chain.joined : 1);
 }
 
+/* word_runs(text, table, kind) -> the number of matches findall finds of one of text/words.py's
+ * word patterns, or -1 where the text has a character past the BMP (the pattern counts it then).
+ * table: a byte per BMP code point, its bits the character classes the patterns name (below).
+ * kind 0: _WORD, \p{N}+(?:[.,:/]\p{N}+)+ | [LMN][LMNJ]*(?:['’][LMNJ]+)*, the first alternative
+ * first; kind 1: \w+; kind 2: [^\W\u200c\u200d]\w*. Each part of the patterns is a greedy run
+ * that the next part cannot begin with, so matching left to right without backtracking finds
+ * what the regex engine finds. */
+#define C_N 1    /* \p{N} */
+#define C_LMN 2  /* [\p{L}\p{M}\p{N}] */
+#define C_J 4    /* U+200C U+200D */
+#define C_A 8    /* ' or ’ */
+#define C_S 16   /* [.,:/] */
+#define C_W 32   /* the regex engine's \w */
+
+static PyObject *word_runs(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_buffer table;
+    int kind;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Uy*i", &text, &table, &kind)) return NULL;
+    if (table.len != TABLE || kind < 0 || kind > 2) {
+        PyBuffer_Release(&table);
+        PyErr_SetString(PyExc_ValueError, "word_runs: a table of 65536 bytes and a kind of 0, 1 or 2");
+        return NULL;
+    }
+    const unsigned char *t = (const unsigned char *)table.buf;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, j, count = 0;
+    int ukind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (ukind == PyUnicode_4BYTE_KIND) {
+        for (j = 0; j < n; j++)
+            if (PyUnicode_READ(ukind, data, j) >= TABLE) {
+                PyBuffer_Release(&table);
+                return PyLong_FromLong(-1);
+            }
+    }
+#define CLS(k) (t[PyUnicode_READ(ukind, data, (k))])
+    while (i < n) {
+        unsigned char c = CLS(i);
+        if (kind == 1) {
+            if (c & C_W) {
+                for (j = i + 1; j < n && (CLS(j) & C_W); j++) {}
+                count++;
+                i = j;
+            } else i++;
+            continue;
+        }
+        if (kind == 2) {
+            if ((c & C_W) && !(c & C_J)) {
+                for (j = i + 1; j < n && (CLS(j) & C_W); j++) {}
+                count++;
+                i = j;
+            } else i++;
+            continue;
+        }
+        if (c & C_N) { /* \p{N}+(?:[.,:/]\p{N}+)+ */
+            int groups = 0;
+            for (j = i + 1; j < n && (CLS(j) & C_N); j++) {}
+            while (j + 1 < n && (CLS(j) & C_S) && (CLS(j + 1) & C_N)) {
+                for (j += 2; j < n && (CLS(j) & C_N); j++) {}
+                groups++;
+            }
+            if (groups) {
+                count++;
+                i = j;
+                continue;
+            }
+        }
+        if (c & C_LMN) { /* [LMN][LMNJ]*(?:['’][LMNJ]+)* */
+            for (j = i + 1; j < n && (CLS(j) & (C_LMN | C_J)); j++) {}
+            while (j + 1 < n && (CLS(j) & C_A) && (CLS(j + 1) & (C_LMN | C_J)))
+                for (j += 2; j < n && (CLS(j) & (C_LMN | C_J)); j++) {}
+            count++;
+            i = j;
+            continue;
+        }
+        i++;
+    }
+#undef CLS
+    PyBuffer_Release(&table);
+    return PyLong_FromSsize_t(count);
+}
+
 static PyMethodDef methods[] = {
+    {"word_runs", word_runs, METH_VARARGS, "How many words of text/words.py's patterns a text has."},
     {"paper_words", paper_words, METH_VARARGS, "The authors' word count of a text."},
     {"counts", counts, METH_VARARGS, "Letters and marks per script at every stride-th character."},
     {"nfc_clear", nfc_clear, METH_VARARGS, "Whether a text is certainly its own NFC."},
