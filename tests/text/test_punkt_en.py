@@ -167,11 +167,47 @@ def test_punkt_loads_without_nltks_whole_package_and_nltk_still_imports():
             "assert count_sentences_en('Mr. Smith came. He left!') == 2\n"
             "assert not [m for m in sys.modules if m.startswith('nltk')]\n"
             "assert 'scipy' not in sys.modules and 'sklearn' not in sys.modules\n"
+            "assert 'http.client' not in sys.modules and 'ssl' not in sys.modules\n"
             "import nltk, nltk.tokenize\n"
             "assert nltk.tokenize.punkt is sys.modules['nltk.tokenize.punkt']\n"
             "assert count_sentences_en('One. Two.') == 2\n"
             "assert callable(nltk.word_tokenize)\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_punkt_loaded_without_its_training_modules_splits_as_nltk_loaded_whole():
+    """The Punkt and word tokenizer loaded beside stand-ins for the modules they only train,
+    save or give offsets with split every text as NLTK's own, loaded whole in the same
+    process afterwards; the stand-ins refuse to be used."""
+    import json
+    import subprocess
+
+    texts = ADVERSARIAL + ["".join(PIECES[i::7]) for i in range(7)] + ["".join(reversed(PIECES))]
+    code = ("import json, sys\n"
+            "from collections import defaultdict\n"
+            "from indicifeval.text import punkt_en\n"
+            "texts = json.loads(sys.stdin.read())\n"
+            "ours = [punkt_en._tokenizer().tokenize(t) for t in texts]\n"
+            "words = [punkt_en._word_tokenizer().tokenize(t) for t in texts]\n"
+            "assert punkt_en.nltk_module('nltk.tokenize.punkt').pathsec._indicifeval_stub\n"
+            "try:\n"
+            "    punkt_en.nltk_module('nltk.tokenize.punkt').FreqDist()\n"
+            "except RuntimeError:\n"
+            "    pass\n"
+            "else:\n"
+            "    raise AssertionError('a stand-in was usable')\n"
+            "import nltk\n"
+            "from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer\n"
+            "from punkt.data import english\n"
+            "params = PunktParameters()\n"
+            "params.abbrev_types = set(english.ABBREV_TYPES)\n"
+            "params.collocations = {tuple(c) for c in english.COLLOCATIONS}\n"
+            "params.sent_starters = set(english.SENT_STARTERS)\n"
+            "params.ortho_context = defaultdict(int, english.ORTHO_CONTEXT)\n"
+            "assert not getattr(nltk.tokenize.punkt.pathsec, '_indicifeval_stub', False)\n"
+            "assert ours == [PunktSentenceTokenizer(params).tokenize(t) for t in texts]\n"
+            "assert words == [nltk.tokenize.NLTKWordTokenizer().tokenize(t) for t in texts]\n")
+    subprocess.run([sys.executable, "-c", code], input=json.dumps(texts), text=True, check=True)
 
 
 # Capitals beside what the tokenizer splits at: contractions ("Cannot", "'Tis", "In't"),

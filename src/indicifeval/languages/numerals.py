@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from itertools import repeat
+from typing import TypeGuard
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ class Romanized:
     spellings: dict[str, str] = field(default_factory=dict)
 
 
-def single_words(value: object) -> bool:
+def single_words(value: object) -> TypeGuard[list[str]]:
     """Whether ``value`` is a list of non-empty strings without white space (checked on the
     words joined: every profile is read at start-up, and they hold tens of thousands)."""
     if not isinstance(value, list) or not all(map(isinstance, value, repeat(str))) or not all(value):

@@ -64,9 +64,9 @@ def _counted(pattern: regex.Pattern, text: str, memo: dict[str, int] | None,
 def _matches(pattern: regex.Pattern, text: str, ascii_pattern: re.Pattern | None) -> int:
     """How many matches ``findall`` finds: counted by the kernel without making them (a text
     past the BMP, or without the kernel, by the pattern)."""
-    kind = _RUN_KINDS.get(pattern) if _word_runs is not None else None
-    if kind is not None:
-        n = _word_runs(text, _run_table(), kind)
+    if _word_runs is not None:
+        kind = _RUN_KINDS.get(pattern)
+        n = -1 if kind is None else _word_runs(text, _run_table(), kind)
         if n >= 0:
             return n
     return len((ascii_pattern if ascii_pattern is not None and text.isascii() else pattern).findall(text))
