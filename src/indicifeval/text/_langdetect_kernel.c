@@ -1,4 +1,5 @@
-/* langdetect 1.0.9's estimation (Detector._detect_block's seven trials), compiled.
+/* langdetect 1.0.9's estimation (Detector._detect_block's seven trials), compiled, and the
+   n-gram lookups of text/langdetect_ngrams.py (line_words, word_grams, gram_entry: see each).
 
    The pure-Python version is indicifeval.text.langdetect_fast._estimate; this one runs the
    same algorithm, literally as langdetect writes it, over all languages: the same draws from
@@ -604,7 +605,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_langdetect_kernel",
-    "langdetect's estimation, compiled; see indicifeval.text.langdetect_fast.", -1, methods,
+    "langdetect's estimation and n-gram lookups, compiled; see indicifeval.text.langdetect_fast and langdetect_ngrams.", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 
