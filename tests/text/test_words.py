@@ -140,3 +140,15 @@ def test_the_word_runs_table_is_the_regex_engines_classes_at_every_code_point():
         pattern = regex.compile(cls)
         wrong = [hex(c) for c in range(0x10000) if bool(table[c] >> bit & 1) != bool(pattern.fullmatch(chr(c)))]
         assert wrong == [], cls
+
+
+@settings(max_examples=3000)
+@given(st.one_of(st.lists(st.sampled_from(_RUN_ALPHABET), max_size=30).map("".join), st.text(max_size=40)))
+def test_compiled_letter_runs_are_the_voting_words_pattern(text):
+    """Language identification's words of a text without capitals, from the kernel: the
+    pattern's matches, in order; a text past the BMP is left to the pattern."""
+    from indicifeval.text.langid_words import _WORD
+
+    words = _word_runs_kernel()
+    runs = words.letter_runs(text)
+    assert runs == (None if any(ord(c) > 0xFFFF for c in text) else _WORD.findall(text))

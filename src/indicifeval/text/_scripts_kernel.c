@@ -5,7 +5,8 @@
  * nfc_clear: whether a text is certainly its own NFC (text/nfc_fast.py builds the tables from
  * unicodedata and says which characters they cover).
  * paper_words: the authors' word count of a text (text/words.py).
- * word_runs: the corrected and IFEval's word counts of a text (text/words.py).
+ * word_runs: the corrected and IFEval's word counts of a text (text/words.py); class_runs: the
+ * runs of a class of characters (language identification's voting words, text/langid_words.py).
  * Optional: scripts.py, nfc_fast.py and words.py do the same in Python where this is not built
  * (INDICIFEVAL_PURE_PYTHON=1 turns it off); tests/text/test_fast_paths.py,
  * tests/text/test_nfc_clear.py and tests/text/test_words.py hold them equal. */
@@ -297,7 +298,53 @@ static PyObject *word_runs(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(count);
 }
 
+/* class_runs(text, table, mask) -> the maximal runs of characters whose table byte has a bit of
+ * mask, as strings in order (findall of [class]+), or None where the text has a character past
+ * the BMP (the pattern finds them then). table: word_runs' table. */
+static PyObject *class_runs(PyObject *self, PyObject *args) {
+    PyObject *text, *out;
+    Py_buffer table;
+    int mask;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Uy*i", &text, &table, &mask)) return NULL;
+    if (table.len != TABLE) {
+        PyBuffer_Release(&table);
+        PyErr_SetString(PyExc_ValueError, "class_runs: a table of 65536 bytes");
+        return NULL;
+    }
+    const unsigned char *t = (const unsigned char *)table.buf;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, j;
+    int ukind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (ukind == PyUnicode_4BYTE_KIND) {
+        for (j = 0; j < n; j++)
+            if (PyUnicode_READ(ukind, data, j) >= TABLE) {
+                PyBuffer_Release(&table);
+                Py_RETURN_NONE;
+            }
+    }
+    out = PyList_New(0);
+    while (out && i < n) {
+        if (!(t[PyUnicode_READ(ukind, data, i)] & mask)) {
+            i++;
+            continue;
+        }
+        for (j = i + 1; j < n && (t[PyUnicode_READ(ukind, data, j)] & mask); j++) {}
+        PyObject *run = PyUnicode_Substring(text, i, j);
+        if (!run || PyList_Append(out, run) < 0) {
+            Py_XDECREF(run);
+            Py_CLEAR(out);
+            break;
+        }
+        Py_DECREF(run);
+        i = j;
+    }
+    PyBuffer_Release(&table);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"class_runs", class_runs, METH_VARARGS, "The runs of a class of characters in a text."},
     {"word_runs", word_runs, METH_VARARGS, "How many words of text/words.py's patterns a text has."},
     {"paper_words", paper_words, METH_VARARGS, "The authors' word count of a text."},
     {"counts", counts, METH_VARARGS, "Letters and marks per script at every stride-th character."},

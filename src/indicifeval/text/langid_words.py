@@ -8,6 +8,8 @@ from operator import itemgetter
 
 import regex
 
+from indicifeval.text.words import letter_runs
+
 _WORD = regex.compile(r"[\p{L}\p{M}\u200c\u200d]+")  # joiners inside Indic words (उत्‍साही)
 
 _SENTENCE_END = frozenset(".!?\n\"'“”«»¿¡()[]-•*#")  # not ':' (a title often follows one)
@@ -33,7 +35,8 @@ def voting_words(text: str) -> list[str]:
 
 def _unicode_voting_words(text: str) -> list[str]:
     if _ANY_UPPER.search(text) is None:
-        return _WORD.findall(text)
+        runs = letter_runs(text)  # (the same runs, found by the compiled kernel where it is built)
+        return _WORD.findall(text) if runs is None else runs
     end = _SENTENCE_END
     # (word, is a name); a word in capitals does not vote and is left out
     found = [(u + rest, before != "" and before not in end) if u else (plain, False)

@@ -76,9 +76,11 @@ def _matches(pattern: regex.Pattern, text: str, ascii_pattern: re.Pattern | None
 # patterns above, paper_words the authors' tokens, in one pass, none of them made
 _kernel = optional_kernel("indicifeval.text._scripts_kernel")
 _word_runs = getattr(_kernel, "word_runs", None)  # (None in a kernel built before it)
+_class_runs = getattr(_kernel, "class_runs", None)
 _RUN_KINDS = {_WORD: 0, _IFEVAL_WORD: 1, _IFEVAL_WORD_FIXED: 2}
 # word_runs' table bits: the character classes the patterns are made of, as the regex engine reads them
-_RUN_CLASSES = (r"\p{N}", r"[\p{L}\p{M}\p{N}]", "[\u200c\u200d]", "['’]", "[.,:/]", r"\w")
+_RUN_CLASSES = (r"\p{N}", r"[\p{L}\p{M}\p{N}]", "[\u200c\u200d]", "['’]", "[.,:/]", r"\w", r"[\p{L}\p{M}]")
+LETTERS_MARKS, JOINERS = 1 << 6, 1 << 2  # bits of the table: [\p{L}\p{M}] and the zero-width (non-)joiner
 
 
 def _code_points(start: int, end: int) -> str:
@@ -99,6 +101,15 @@ def _run_table() -> bytes:
             flags[m.start():m.end()] = b"\x01" * (m.end() - m.start())
         table |= int.from_bytes(flags, "little") << bit  # (each byte 0 or 1: no carry into the next)
     return table.to_bytes(0x10000, "little")
+
+
+
+def letter_runs(text: str) -> list[str] | None:
+    """``findall("[\\p{L}\\p{M}\\u200c\\u200d]+")`` of ``text`` from the kernel, or None where it
+    is not built or the text has a character past the BMP (the caller's pattern finds them)."""
+    if _class_runs is None:
+        return None
+    return _class_runs(text, _run_table(), LETTERS_MARKS | JOINERS)
 
 
 # --- the authors' scorer: indic-nlp `trivial_tokenize`, then a filter -------------------------
