@@ -169,6 +169,23 @@ static void chain_feed(Chain *c, int run, int mark, int starts_digit, int ends_d
     }
 }
 
+/* 0 where table is TABLE bytes long, else -1 with the buffer released and ValueError set. */
+static int table_ok(Py_buffer *table, const char *who) {
+    if (table->len == TABLE) return 0;
+    PyBuffer_Release(table);
+    PyErr_Format(PyExc_ValueError, "%s: a table of 65536 bytes", who);
+    return -1;
+}
+
+/* Whether text has a character past the BMP (a table has no byte for it). */
+static int past_bmp(PyObject *text) {
+    if (PyUnicode_KIND(text) != PyUnicode_4BYTE_KIND) return 0;
+    const Py_UCS4 *data = PyUnicode_4BYTE_DATA(text);
+    for (Py_ssize_t j = 0; j < PyUnicode_GET_LENGTH(text); j++)
+        if (data[j] >= TABLE) return 1;
+    return 0;
+}
+
 #define IS_DIGIT(ch) ((ch) >= '0' && (ch) <= '9')
 #define IS_MARK(ch) ((ch) == ',' || (ch) == '.' || (ch) == ':' || (ch) == '/')
 
@@ -176,12 +193,7 @@ static PyObject *paper_words(PyObject *self, PyObject *args) {
     PyObject *str;
     Py_buffer table;
     int numbers;
-    if (!PyArg_ParseTuple(args, "Uy*p", &str, &table, &numbers)) return NULL;
-    if (table.len != TABLE) {
-        PyBuffer_Release(&table);
-        PyErr_SetString(PyExc_ValueError, "a table of 65536 bytes");
-        return NULL;
-    }
+    if (!PyArg_ParseTuple(args, "Uy*p", &str, &table, &numbers) || table_ok(&table, "paper_words") < 0) return NULL;
     const unsigned char *punct = (const unsigned char *)table.buf;
     int kind = PyUnicode_KIND(str);
     const void *data = PyUnicode_DATA(str);
@@ -234,22 +246,19 @@ static PyObject *word_runs(PyObject *self, PyObject *args) {
     Py_buffer table;
     int kind;
     (void)self;
-    if (!PyArg_ParseTuple(args, "Uy*i", &text, &table, &kind)) return NULL;
-    if (table.len != TABLE || kind < 0 || kind > 2) {
+    if (!PyArg_ParseTuple(args, "Uy*i", &text, &table, &kind) || table_ok(&table, "word_runs") < 0) return NULL;
+    if (kind < 0 || kind > 2) {
         PyBuffer_Release(&table);
-        PyErr_SetString(PyExc_ValueError, "word_runs: a table of 65536 bytes and a kind of 0, 1 or 2");
+        PyErr_SetString(PyExc_ValueError, "word_runs: a kind of 0, 1 or 2");
         return NULL;
     }
     const unsigned char *t = (const unsigned char *)table.buf;
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, j, count = 0;
     int ukind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    if (ukind == PyUnicode_4BYTE_KIND) {
-        for (j = 0; j < n; j++)
-            if (PyUnicode_READ(ukind, data, j) >= TABLE) {
-                PyBuffer_Release(&table);
-                return PyLong_FromLong(-1);
-            }
+    if (past_bmp(text)) {
+        PyBuffer_Release(&table);
+        return PyLong_FromLong(-1);
     }
 #define CLS(k) (t[PyUnicode_READ(ukind, data, (k))])
     while (i < n) {
@@ -306,22 +315,14 @@ static PyObject *class_runs(PyObject *self, PyObject *args) {
     Py_buffer table;
     int mask;
     (void)self;
-    if (!PyArg_ParseTuple(args, "Uy*i", &text, &table, &mask)) return NULL;
-    if (table.len != TABLE) {
-        PyBuffer_Release(&table);
-        PyErr_SetString(PyExc_ValueError, "class_runs: a table of 65536 bytes");
-        return NULL;
-    }
+    if (!PyArg_ParseTuple(args, "Uy*i", &text, &table, &mask) || table_ok(&table, "class_runs") < 0) return NULL;
     const unsigned char *t = (const unsigned char *)table.buf;
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0, j;
     int ukind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    if (ukind == PyUnicode_4BYTE_KIND) {
-        for (j = 0; j < n; j++)
-            if (PyUnicode_READ(ukind, data, j) >= TABLE) {
-                PyBuffer_Release(&table);
-                Py_RETURN_NONE;
-            }
+    if (past_bmp(text)) {
+        PyBuffer_Release(&table);
+        Py_RETURN_NONE;
     }
     out = PyList_New(0);
     while (out && i < n) {
