@@ -263,16 +263,8 @@ static PyObject *word_runs(PyObject *self, PyObject *args) {
 #define CLS(k) (t[PyUnicode_READ(ukind, data, (k))])
     while (i < n) {
         unsigned char c = CLS(i);
-        if (kind == 1) {
-            if (c & C_W) {
-                for (j = i + 1; j < n && (CLS(j) & C_W); j++) {}
-                count++;
-                i = j;
-            } else i++;
-            continue;
-        }
-        if (kind == 2) {
-            if ((c & C_W) && !(c & C_J)) {
+        if (kind != 0) { /* \w+, or [^\W\u200c\u200d]\w*: a run of \w from its first non-joiner */
+            if ((c & C_W) && !(kind == 2 && (c & C_J))) {
                 for (j = i + 1; j < n && (CLS(j) & C_W); j++) {}
                 count++;
                 i = j;

@@ -43,9 +43,9 @@ def nltk_module(name: str) -> types.ModuleType:
     modules), nor the modules they import only to train, load or save a model or to give
     offsets (``_UNUSED``; where they cannot load without them, they load with them). The
     packages stand in as bare namespaces while the module loads; afterwards every ``nltk``
-    entry it added to ``sys.modules`` is taken away again (the module objects live on here), so a later
-    ``import nltk`` anywhere imports the real package afresh, exactly as without us. If NLTK
-    is imported already, its modules are used as they are."""
+    entry it added to ``sys.modules`` is taken away again (the module objects live on here),
+    so a later ``import nltk`` anywhere imports the real package afresh, exactly as without
+    us. If NLTK is imported already, its modules are used as they are."""
     if "nltk" in sys.modules and not getattr(sys.modules["nltk"], "_indicifeval_stub", False):
         return importlib.import_module(name)
     spec = importlib.util.find_spec("nltk")

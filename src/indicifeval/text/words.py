@@ -92,8 +92,8 @@ def _code_points(start: int, end: int) -> str:
 def _run_table() -> bytes:
     """A byte per BMP code point, bit k set where the character is in ``_RUN_CLASSES[k]``: the
     classes found by the patterns' own engine, over every code point at once (about 10 ms)."""
-    bmp = _code_points(0, 0xDC00) + _code_points(0xDC00, 0x10000)  # (apart: the last high surrogate and the
-    # first low one would make a pair)
+    # (in two parts: the last high surrogate and the first low one would decode as a pair)
+    bmp = _code_points(0, 0xDC00) + _code_points(0xDC00, 0x10000)
     table = 0
     for bit, cls in enumerate(_RUN_CLASSES):
         flags = bytearray(0x10000)
@@ -101,7 +101,6 @@ def _run_table() -> bytes:
             flags[m.start():m.end()] = b"\x01" * (m.end() - m.start())
         table |= int.from_bytes(flags, "little") << bit  # (each byte 0 or 1: no carry into the next)
     return table.to_bytes(0x10000, "little")
-
 
 
 def letter_runs(text: str) -> list[str] | None:
