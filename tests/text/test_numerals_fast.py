@@ -123,3 +123,21 @@ def test_no_unit_symbol_starts_with_a_space_or_hyphen_or_holds_a_digit():
         for symbol in symbols:
             plain = numerals.regex.sub(r"\\(.)", r"\1", symbol)
             assert plain[0] not in " \t\u00a0-" and not numerals.regex.search(r"\p{Nd}", plain), plain
+
+
+def test_digits_newer_than_pythons_unicode_tables_are_read():
+    """The regex engine's \\p{Nd} knows digits int() may not (Kawi's, U+11F50-U+11F59, under
+    Python 3.11): they are read by their place in their run of ten, the rule that gives
+    unicodedata's value for every digit both know, and no number makes the reading raise."""
+    import unicodedata
+
+    import regex
+
+    digit = regex.compile(r"\p{Nd}")
+    table = numerals._DigitValues()
+    wrong = [hex(cp) for cp in range(0x110000) if digit.fullmatch(chr(cp))
+             and unicodedata.decimal(chr(cp), None) not in (None, int(table[cp]))]
+    assert wrong == []
+    kawi = "\U00011f51\U00011f50,\U00011f52\U00011f53\U00011f54"
+    found = numbers_in(f"{kawi} and \U00011f59")
+    assert [(n.value, n.grouping) for n in found] == [(10234, "either"), (9, "none")]

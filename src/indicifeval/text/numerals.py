@@ -115,8 +115,35 @@ def _read(written: str) -> tuple[int, str]:
         digits, grouping = whole, "none"
     else:
         digits, grouping = whole.replace(",", "").replace("\u066c", ""), _grouping(whole)
-    value = int(digits) if len(digits) <= _LONGEST else 10**_LONGEST  # (no quadratic conversion)
+    value = _value(digits) if len(digits) <= _LONGEST else 10**_LONGEST  # (no quadratic conversion)
     return value, grouping
+
+
+def _value(digits: str) -> int:
+    """``int`` of decimal digits of any script. The regex engine's ``\\p{Nd}`` may know digits
+    this Python's Unicode tables do not (Kawi's, U+11F50-U+11F59, under Python 3.11), which
+    ``int`` refuses: those are read by their place in their run of ten."""
+    try:
+        return int(digits)
+    except ValueError:
+        return int(digits.translate(_DIGIT_VALUES))
+
+
+class _DigitValues(dict):
+    """ord(digit) -> its value as an ASCII digit, for ``str.translate``, filled on first sight.
+    Unicode assigns decimal digits only in contiguous runs of 0-9 in ascending order, so a
+    digit's value is its distance from the start of its run of digits, modulo ten."""
+
+    def __missing__(self, code: int) -> str:
+        start = code
+        while start > 0 and _DIGIT.fullmatch(chr(start - 1)):
+            start -= 1
+        value = self[code] = str((code - start) % 10)
+        return value
+
+
+_DIGIT = regex.compile(r"\p{Nd}")
+_DIGIT_VALUES = _DigitValues()
 
 
 @_recent
